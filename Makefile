@@ -1,0 +1,43 @@
+# dm-ioband: top-level commands.  Everything built goes under build/.
+#
+#   make demo      build, boot UML, run seed 000 test #1, print its table
+#   make check     every test (prints "N passed, M failed")
+#   make bench     every seed experiment, tables and plots in results/
+#   make export    write the commits of build/linux back to patches/
+#   make tree      unpack linux-source-6.12 and apply the series
+#   make kernel    build the end-to-end UML kernel
+#   make kunit     build and run the KUnit suites
+#   make clean     remove build/ (the ccache survives)
+
+SHELL := /bin/bash
+
+.PHONY: all demo check bench export tree kernel kunit deps clean
+
+all: check
+
+deps:
+	scripts/deps.sh
+
+tree: deps
+	scripts/prepare-tree.sh
+
+kernel: tree
+	scripts/build-uml.sh
+
+kunit: tree
+	scripts/kunit.sh
+
+check:
+	scripts/check.sh
+
+demo: kernel
+	scripts/demo.sh
+
+bench: kernel
+	scripts/bench.sh
+
+export:
+	scripts/export-patches.sh
+
+clean:
+	rm -rf build

@@ -1,0 +1,100 @@
+#!/bin/bash
+# make check: every test, in order.  Prints one line per step and ends with
+# "N passed, M failed"; exits non-zero on any failure.
+#
+#   1. the series applies to a pristine tree, with no fuzz
+#   2. checkpatch.pl --strict on every patch: 0 errors, 0 warnings
+#   3. a W=1 build with sparse (C=2) of dm-ioband: no warnings; kernel-doc
+#   4. KUnit (kunit.py, UML)
+#   5. the end-to-end tests of scripts/e2e/ in the UML kernel
+#
+# CHECK_ONLY="e2e:basic-verify" (space separated step or test names)
+# runs a subset.
+set -u
+. "$(dirname "$0")/lib/common.sh"
+
+passed=0
+failed=0
+failures=
+start=$(date +%s)
+mkdir -p "$LOGS"
+
+want() {
+	[ -z "${CHECK_ONLY:-}" ] && return 0
+	case " $CHECK_ONLY " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+
+result() {
+	local name=$1 rc=$2 t=$3
+	if [ "$rc" = 0 ]; then
+		passed=$((passed + 1))
+		printf 'PASS  %-44s %4ss\n' "$name" "$t"
+	else
+		failed=$((failed + 1))
+		failures="$failures $name"
+		printf 'FAIL  %-44s %4ss\n' "$name" "$t"
+	fi
+}
+
+# step <name> <command...>: run, log to build/logs/<name>.log, count.
+step() {
+	local name=$1 t0 rc
+	shift
+	want "$name" || want "${name%%:*}" || return 0
+	t0=$(date +%s)
+	"$@" >"$LOGS/$name.log" 2>&1
+	rc=$?
+	result "$name" "$rc" $(($(date +%s) - t0))
+	[ "$rc" = 0 ] || tail -25 "$LOGS/$name.log" | sed 's/^/      /'
+	return "$rc"
+}
+
+"$TOP/scripts/deps.sh" || exit 1
+
+step apply "$TOP/scripts/prepare-tree.sh" --pristine
+step tree "$TOP/scripts/prepare-tree.sh" || {
+	echo "$passed passed, $((failed + 1)) failed"; exit 1; }
+
+checkpatch_one() {
+	perl "$TREE/scripts/checkpatch.pl" --strict --no-tree --showfile \
+		--ignore FILE_PATH_CHANGES "$1" | tee /dev/stderr |
+		grep -q -E '^total: 0 errors, 0 warnings, 0 checks'
+}
+for p in $(grep -v -e '^#' -e '^$' "$TOP/series"); do
+	step "checkpatch:${p%.patch}" checkpatch_one "$TOP/patches/$p"
+done
+
+step build-uml "$TOP/scripts/build-uml.sh"
+
+sparse_w1() {
+	local objs o log=$LOGS/sparse-build.log
+	objs=$(cd "$TREE" && ls drivers/md/dm-ioband*.c drivers/md/tests/dm-ioband*.c |
+		sed 's/\.c$/.o/')
+	# C=2 runs sparse on the named files even when up to date.
+	# shellcheck disable=SC2086
+	uml_make "$UML_E2E" W=1 C=2 $objs >"$log" 2>&1 || { cat "$log"; return 1; }
+	cat "$log"
+	! grep -E 'warning:|error:' "$log"
+}
+step sparse-w1 sparse_w1
+
+kdoc() {
+	(cd "$TREE" && scripts/kernel-doc -none -Wall drivers/md/dm-ioband*.[ch] \
+		drivers/md/dm.c include/linux/device-mapper.h) 2>&1 |
+		tee /dev/stderr | grep -v 'dm\.c\|device-mapper\.h' |
+		{ ! grep -E 'warning|error'; }
+}
+step kernel-doc kdoc
+
+step kunit "$TOP/scripts/kunit.sh"
+
+for t in "$TOP"/scripts/e2e/*.sh; do
+	n=$(basename "$t" .sh)
+	step "e2e:$n" "$TOP/scripts/uml-run.sh" "$t"
+done
+
+echo "check took $(($(date +%s) - start))s"
+[ -z "$failures" ] || echo "failed:$failures"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,58 @@
+#!/bin/bash
+# Export the commits of build/linux on top of "base" into patches/ and
+# rewrite series in the same order, keeping the banner comment that stood
+# above each patch (a new patch inherits the banner of the one before it).
+# Nobody edits the .patch files by hand.
+set -eu
+. "$(dirname "$0")/lib/common.sh"
+
+[ -d "$TREE/.git" ] || die "no tree: run scripts/prepare-tree.sh"
+[ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] ||
+	die "build/linux has uncommitted changes: commit or amend them first"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Old banner of each patch name.
+declare -A banner_of
+banner=
+if [ -f "$TOP/series" ]; then
+	while IFS= read -r line; do
+		case "$line" in
+		'#:'*) ;;
+		'#'*) banner="$banner$line"$'\n' ;;
+		'') ;;
+		*) banner_of[$line]=$banner; banner= ;;
+		esac
+	done <"$TOP/series"
+fi
+
+git -C "$TREE" format-patch -q --zero-commit --no-signature --no-numbered \
+	--no-stat -o "$tmp" base..HEAD
+git -C "$TREE" format-patch -q --zero-commit --no-signature --no-numbered \
+	-o "$tmp/stat" base..HEAD
+
+rm -f "$TOP"/patches/*.patch
+{
+	echo "#: dm-ioband patch series for Linux $KSRC_VERSION"
+	echo "#: (Debian $KSRC_PKG $KSRC_PKG_VERSION).  Written by"
+	echo "#: scripts/export-patches.sh; banners (# lines) may be edited here."
+} >"$tmp/series"
+last=
+for f in "$tmp"/stat/*.patch; do
+	name=$(basename "$f" | sed 's/^[0-9]\{4\}-//')
+	cp "$f" "$TOP/patches/$name"
+	b=${banner_of[$name]:-}
+	if [ -n "$b" ]; then
+		printf '\n%s' "$b" >>"$tmp/series"
+		last=$b
+	elif [ -z "$last" ]; then
+		last=$'#####\n# dm-ioband\n#####\n'
+		printf '\n%s' "$last" >>"$tmp/series"
+	fi
+	echo "$name" >>"$tmp/series"
+done
+cat -s "$tmp/series" >"$TOP/series"
+say "exported $(ls "$TOP"/patches/*.patch | wc -l) patches"
+# Record the tree as matching the new patches.
+"$TOP/scripts/prepare-tree.sh" --stamp-only

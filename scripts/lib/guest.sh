@@ -1,0 +1,121 @@
+# shellcheck shell=bash
+# Helpers for test scripts that run inside the UML guest.  Sourced.
+#
+# Tests call fail/pass_check and use the device and cgroup helpers below;
+# everything they create is removed by guest_cleanup (run on exit).
+
+GTOP=${IOBAND_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+NULLB_CFG=/sys/kernel/config/nullb
+DMSETUP="dmsetup --noudevsync"
+export DM_DISABLE_UDEV=1
+
+CHECKS_FAILED=0
+CHECKS_PASSED=0
+
+log() { printf '%s\n' "$*"; }
+
+# check <description> <command...>: run a command, count it.
+check() {
+	local what=$1
+	shift
+	if "$@"; then
+		CHECKS_PASSED=$((CHECKS_PASSED + 1))
+		log "ok - $what"
+	else
+		CHECKS_FAILED=$((CHECKS_FAILED + 1))
+		log "not ok - $what"
+	fi
+}
+
+# within <value> <target> <tolerance>: |value - target| <= tolerance.
+within() {
+	awk -v v="$1" -v t="$2" -v tol="$3" \
+		'BEGIN { d = v - t; if (d < 0) d = -d; exit !(d <= tol) }'
+}
+
+# at_least <value> <minimum>
+at_least() { awk -v v="$1" -v m="$2" 'BEGIN { exit !(v >= m) }'; }
+
+finish() {
+	log "checks: $CHECKS_PASSED passed, $CHECKS_FAILED failed"
+	[ "$CHECKS_FAILED" = 0 ]
+}
+
+# nullb_create <name> [attr=value...]: a null_blk device through configfs,
+# printed as /dev/nullbN.  Defaults: 256 MiB, memory backed, 4 KiB blocks,
+# the 2,000 IOPS device of uml-notes (8 tags x 4 ms).
+nullb_create() {
+	local name=$1 d kv
+	shift
+	d=$NULLB_CFG/$name
+	mkdir "$d" || return 1
+	for kv in size=256 memory_backed=1 blocksize=4096 irqmode=2 \
+		completion_nsec=4000000 hw_queue_depth=8 submit_queues=1 \
+		"$@"; do
+		echo "${kv#*=}" >"$d/${kv%%=*}" || {
+			log "nullb: cannot set $kv"
+			return 1
+		}
+	done
+	echo 1 >"$d/power" || return 1
+	echo "/dev/nullb$(cat "$d/index")"
+}
+
+nullb_remove_all() {
+	local d
+	for d in "$NULLB_CFG"/*/; do
+		[ -d "$d" ] || continue
+		echo 0 >"$d/power" 2>/dev/null
+		rmdir "$d"
+	done
+}
+
+# sectors <dev>: size in 512-byte sectors.
+sectors() { blockdev --getsz "$1"; }
+
+# dm_linear_slices <dev> <n> <prefix>: n equal dm-linear slices of dev,
+# /dev/mapper/<prefix>1..n (the "partitions" of one disk).
+dm_linear_slices() {
+	local dev=$1 n=$2 prefix=$3 total each i
+	total=$(sectors "$dev")
+	each=$((total / n / 8 * 8))
+	for i in $(seq 1 "$n"); do
+		echo "0 $each linear $dev $(((i - 1) * each))" |
+			$DMSETUP create "$prefix$i" || return 1
+	done
+}
+
+dm_remove_all() {
+	$DMSETUP remove_all --force >/dev/null 2>&1 || true
+}
+
+# cg_setup: enable the io and memory controllers for children of the root.
+cg_setup() {
+	echo "+io +memory" >/sys/fs/cgroup/cgroup.subtree_control
+}
+
+# cg_make <path>: create a cgroup (and its parents).
+cg_make() {
+	mkdir -p "/sys/fs/cgroup/$1"
+}
+
+# cg_run <path> <command...>: run a command inside a cgroup.
+cg_run() {
+	local cg=$1
+	shift
+	sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' \
+		"/sys/fs/cgroup/$cg" "$@"
+}
+
+cg_remove_all() {
+	local d
+	find /sys/fs/cgroup -mindepth 1 -depth -type d 2>/dev/null |
+		while read -r d; do rmdir "$d" 2>/dev/null; done
+}
+
+guest_cleanup() {
+	dm_remove_all
+	nullb_remove_all
+	cg_remove_all
+}
+trap guest_cleanup EXIT

@@ -1,0 +1,113 @@
+#!/bin/bash
+# Unpack Debian's linux-source-6.12 into build/linux (once), make it a git
+# repository with the pristine source tagged "base", and apply the series
+# with git am.  Re-running is cheap: when the applied series matches
+# patches/ and series, nothing is touched (so builds stay incremental).
+#
+#   scripts/prepare-tree.sh            prepare build/linux
+#   scripts/prepare-tree.sh --pristine apply the series to a fresh checkout
+#                                      of "base" (build/pristine) and fail
+#                                      on any patch that does not apply
+#                                      exactly; used by "make check"
+#   FORCE=1 scripts/prepare-tree.sh    drop unexported work in build/linux
+#   scripts/prepare-tree.sh --stamp-only  record build/linux as matching
+#                                      patches/ (after an export)
+set -eu
+. "$(dirname "$0")/lib/common.sh"
+
+mkdir -p "$BUILD"
+
+unpack() {
+	[ -d "$TREE/.git" ] && return 0
+	[ -f "$KSRC_TARBALL" ] || die "$KSRC_TARBALL missing: run scripts/deps.sh"
+	say "unpacking $KSRC_TARBALL into $TREE"
+	rm -rf "$TREE" "$BUILD/linux-source-6.12"
+	tar -C "$BUILD" -xJf "$KSRC_TARBALL"
+	mv "$BUILD/linux-source-6.12" "$TREE"
+	local v
+	v=$(make -s -C "$TREE" kernelversion)
+	[ "$v" = "$KSRC_VERSION" ] ||
+		say "WARNING: tree is $v, the series is based on $KSRC_VERSION"
+	(
+		cd "$TREE"
+		git init -q -b base-branch
+		git config user.name "dm-ioband developers"
+		git config user.email "dm-ioband@lists.example.org"
+		git config core.autocrlf false
+		git config gc.auto 0
+		git add -A -f . >/dev/null
+		git commit -q -m "Linux $v (Debian $KSRC_PKG)" --no-verify
+		# Debian's top-level .gitignore ignores everything ("/*"),
+		# which would hide new files from "git add"; drop that block
+		# in a commit of its own (no patch touches .gitignore).
+		sed -i '/^# Debian packaging/,/^!\/debian\//d' .gitignore
+		git commit -q -a -m "local: track new files (drop Debian's /* ignore)"
+		git tag base
+		echo "$v" > .git/ioband-base-version
+	)
+}
+
+series_patches() {
+	grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' "$TOP/series" || true
+}
+
+series_stamp() {
+	(cd "$TOP" && cat series && series_patches | sed 's|^|patches/|' |
+		xargs -r cat) | sha1sum | cut -d' ' -f1
+}
+
+# apply_series <git dir>: check out "base" and git am every patch.
+apply_series() {
+	local dir=$1 p n=0
+	git -C "$dir" am --abort >/dev/null 2>&1 || true
+	git -C "$dir" checkout -q -f -B ioband base
+	git -C "$dir" clean -q -f -d >/dev/null
+	for p in $(series_patches); do
+		n=$((n + 1))
+		[ -f "$TOP/patches/$p" ] || die "series names missing patches/$p"
+		if ! git -C "$dir" am -q --no-3way --whitespace=error-all \
+				"$TOP/patches/$p" >"$BUILD/am.log" 2>&1; then
+			cat "$BUILD/am.log" >&2
+			git -C "$dir" am --abort >/dev/null 2>&1 || true
+			die "patch $n ($p) does not apply cleanly"
+		fi
+	done
+	say "applied $n patches"
+}
+
+if [ "${1:-}" = --pristine ]; then
+	unpack
+	P=$BUILD/pristine
+	git -C "$TREE" worktree remove -f "$P" >/dev/null 2>&1 || rm -rf "$P"
+	git -C "$TREE" worktree prune
+	git -C "$TREE" worktree add -q --detach "$P" base
+	git -C "$P" checkout -q -B pristine-check base
+	apply_series "$P"
+	git -C "$TREE" worktree remove -f "$P"
+	git -C "$TREE" branch -q -D pristine-check 2>/dev/null || true
+	exit 0
+fi
+
+unpack
+stamp=$(series_stamp)
+stampf=$TREE/.git/ioband-series
+if [ "${1:-}" = --stamp-only ]; then
+	echo "$stamp $(git -C "$TREE" rev-parse HEAD)" >"$stampf"
+	exit 0
+fi
+if [ -f "$stampf" ]; then
+	read -r old_stamp old_head <"$stampf" || true
+	head=$(git -C "$TREE" rev-parse HEAD)
+	dirty=$(git -C "$TREE" status --porcelain --untracked-files=no)
+	if [ "$old_stamp" = "$stamp" ] && [ "$old_head" = "$head" ] &&
+			[ -z "$dirty" ]; then
+		exit 0
+	fi
+	if [ "${FORCE:-0}" != 1 ] &&
+			{ [ "$old_head" != "$head" ] || [ -n "$dirty" ]; }; then
+		die "build/linux has work not exported to patches/ (run
+       'make export' to keep it, or FORCE=1 to throw it away)"
+	fi
+fi
+apply_series "$TREE"
+echo "$stamp $(git -C "$TREE" rev-parse HEAD)" >"$stampf"

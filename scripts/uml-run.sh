@@ -1,0 +1,69 @@
+#!/bin/bash
+# Boot the end-to-end UML kernel with the host's / as root (hostfs), run
+# one test script inside it and bring back its output and exit status.
+#
+#   scripts/uml-run.sh [-t SECONDS] [-m MEM] [-u UBD0_FILE] TEST [ARGS...]
+#
+# The run fails when the test fails, when the guest does not power off
+# within the timeout (it is killed), or when the kernel printed any
+# warning, BUG, lockdep or KASAN report (it boots with panic_on_warn=1).
+set -u
+. "$(dirname "$0")/lib/common.sh"
+
+timeout_s=600
+mem=768M
+ubd=
+while getopts t:m:u: o; do
+	case $o in
+	t) timeout_s=$OPTARG ;;
+	m) mem=$OPTARG ;;
+	u) ubd=$OPTARG ;;
+	*) exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -ge 1 ] || die "usage: uml-run.sh [-t s] [-m mem] [-u file] TEST [ARGS]"
+test_path=$(realpath "$1")
+shift
+[ -x "$UML_E2E/linux" ] || die "no UML kernel: run scripts/build-uml.sh"
+
+name=$(basename "$test_path" .sh)
+out=${IOBAND_RUN_DIR:-$BUILD/runs/$name}
+rm -rf "$out"
+mkdir -p "$out"
+: >"$out/args"
+[ $# -gt 0 ] && printf "%s\n" "$@" >"$out/args"
+
+args=(mem="$mem" rootfstype=hostfs rootflags=/ rw
+	init="$TOP/scripts/uml-init.sh" con=null con0=fd:0,fd:1
+	panic_on_warn=1 kasan.fault=panic panic=-1 oops=panic
+	null_blk.nr_devices=0 loglevel=4
+	IOBAND_TOP="$TOP" IOBAND_TEST="$test_path" IOBAND_OUT="$out")
+[ -n "$ubd" ] && args+=(ubd0="$ubd")
+
+timeout -k 10 "$timeout_s" "$UML_E2E/linux" "${args[@]}" </dev/null \
+	>"$out/console.log" 2>&1
+krc=$?
+# The guest's terminal settings leak into ours.
+stty sane 2>/dev/null || true
+
+rc=0
+if [ "$krc" = 124 ] || [ "$krc" = 137 ]; then
+	echo "FAIL: $name: guest killed after ${timeout_s}s" >&2
+	rc=1
+fi
+if grep -n -E 'WARNING:|BUG:|KASAN|lockdep|possible (recursive|circular)|Kernel panic|Oops|hung_task|INFO: task' \
+		"$out/console.log" >"$out/kernel-reports" 2>/dev/null; then
+	echo "FAIL: $name: kernel reports:" >&2
+	head -20 "$out/kernel-reports" >&2
+	rc=1
+fi
+if [ ! -f "$out/status" ]; then
+	echo "FAIL: $name: no exit status (guest crashed?), last console lines:" >&2
+	tail -15 "$out/console.log" >&2
+	rc=1
+elif [ "$(cat "$out/status")" != 0 ]; then
+	echo "FAIL: $name: test exited $(cat "$out/status")" >&2
+	rc=1
+fi
+exit $rc
