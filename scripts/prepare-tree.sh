@@ -99,14 +99,21 @@ if [ -f "$stampf" ]; then
 	read -r old_stamp old_head <"$stampf" || true
 	head=$(git -C "$TREE" rev-parse HEAD)
 	dirty=$(git -C "$TREE" status --porcelain --untracked-files=no)
-	if [ "$old_stamp" = "$stamp" ] && [ "$old_head" = "$head" ] &&
-			[ -z "$dirty" ]; then
+	local_work=
+	if [ "$old_head" != "$head" ] || [ -n "$dirty" ]; then
+		local_work=1
+	fi
+	if [ "$old_stamp" = "$stamp" ] && [ "${FORCE:-0}" != 1 ]; then
+		# patches/ did not change: keep the tree, with any edits a
+		# developer is making in it.
+		[ -n "$local_work" ] &&
+			say "note: build/linux has changes not exported to patches/"
 		exit 0
 	fi
-	if [ "${FORCE:-0}" != 1 ] &&
-			{ [ "$old_head" != "$head" ] || [ -n "$dirty" ]; }; then
-		die "build/linux has work not exported to patches/ (run
-       'make export' to keep it, or FORCE=1 to throw it away)"
+	if [ -n "$local_work" ] && [ "${FORCE:-0}" != 1 ]; then
+		die "patches/ changed, but build/linux has work not exported
+       to patches/ (run 'make export' to keep it, or FORCE=1 to throw
+       it away)"
 	fi
 fi
 apply_series "$TREE"

@@ -10,6 +10,7 @@ check "dmsetup create ioband1" $DMSETUP create ioband1 --table "$table"
 devno=$(cat "/sys/block/${dev#/dev/}/dev")
 check "table round-trips" test "$($DMSETUP table ioband1)" = \
 	"0 $sz ioband $devno 1 0 0 none weight 0 :100"
+check "block device" test -b /dev/mapper/ioband1
 check "status" test -n "$($DMSETUP status ioband1)"
 
 check "fio write+verify crc32c" fio --name=verify --filename=/dev/mapper/ioband1 \

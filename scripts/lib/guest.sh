@@ -58,7 +58,12 @@ nullb_create() {
 		}
 	done
 	echo 1 >"$d/power" || return 1
-	echo "/dev/nullb$(cat "$d/index")"
+	# 6.12 names a configfs device after its directory.
+	if [ -b "/dev/$name" ]; then
+		echo "/dev/$name"
+	else
+		echo "/dev/nullb$(cat "$d/index")"
+	fi
 }
 
 nullb_remove_all() {
