@@ -57,8 +57,10 @@ step tree "$TOP/scripts/prepare-tree.sh" || {
 	echo "$passed passed, $((failed + 1)) failed"; exit 1; }
 
 checkpatch_one() {
-	perl "$TREE/scripts/checkpatch.pl" --strict --no-tree --showfile \
-		--ignore FILE_PATH_CHANGES "$1" | tee /dev/stderr |
+	# Run from inside the kernel tree: checkpatch then checks
+	# MAINTAINERS and SPDX lines too.
+	(cd "$TREE" && perl scripts/checkpatch.pl --strict "$1") |
+		tee /dev/stderr |
 		grep -q -E '^total: 0 errors, 0 warnings, 0 checks'
 }
 for p in $(grep -v -e '^#' -e '^$' "$TOP/series"); do

@@ -6,7 +6,7 @@ set -eu
 
 pkgs="build-essential bc bison flex libelf-dev libssl-dev xz-utils git
 ccache quilt sparse python3 fio dmsetup blktrace fdisk e2fsprogs
-util-linux kmod procps gnuplot-nox"
+util-linux kmod procps gnuplot-nox python3-ply python3-git"
 
 missing=
 for p in $pkgs; do

@@ -27,9 +27,9 @@ if [ -f "$TOP/series" ]; then
 	done <"$TOP/series"
 fi
 
-git -C "$TREE" format-patch -q --zero-commit --no-signature --no-numbered \
+git -C "$TREE" format-patch -q --zero-commit --signature=dm-ioband --no-numbered \
 	--no-stat -o "$tmp" base..HEAD
-git -C "$TREE" format-patch -q --zero-commit --no-signature --no-numbered \
+git -C "$TREE" format-patch -q --zero-commit --signature=dm-ioband --no-numbered \
 	-o "$tmp/stat" base..HEAD
 
 rm -f "$TOP"/patches/*.patch

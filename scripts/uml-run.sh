@@ -2,7 +2,11 @@
 # Boot the end-to-end UML kernel with the host's / as root (hostfs), run
 # one test script inside it and bring back its output and exit status.
 #
-#   scripts/uml-run.sh [-t SECONDS] [-m MEM] [-u UBD0_FILE] TEST [ARGS...]
+#   scripts/uml-run.sh [-v] [-t SECONDS] [-m MEM] [-u UBD0_FILE] TEST [ARGS...]
+#
+# -e VAR=value puts VAR in the test's environment (kernel command line).
+# -v shows the test's output while it runs (it is always kept in
+# build/runs/<test>/output, with the kernel console in console.log).
 #
 # The run fails when the test fails, when the guest does not power off
 # within the timeout (it is killed), or when the kernel printed any
@@ -13,8 +17,12 @@ set -u
 timeout_s=600
 mem=768M
 ubd=
-while getopts t:m:u: o; do
+verbose=0
+envs=()
+while getopts vt:m:u:e: o; do
 	case $o in
+	e) envs+=("$OPTARG") ;;
+	v) verbose=1 ;;
 	t) timeout_s=$OPTARG ;;
 	m) mem=$OPTARG ;;
 	u) ubd=$OPTARG ;;
@@ -40,10 +48,18 @@ args=(mem="$mem" rootfstype=hostfs rootflags=/ rw
 	null_blk.nr_devices=0 loglevel=4
 	IOBAND_TOP="$TOP" IOBAND_TEST="$test_path" IOBAND_OUT="$out")
 [ -n "$ubd" ] && args+=(ubd0="$ubd")
+args+=("${envs[@]}")
 
 timeout -k 10 "$timeout_s" "$UML_E2E/linux" "${args[@]}" </dev/null \
-	>"$out/console.log" 2>&1
+	>"$out/console.log" 2>&1 &
+kpid=$!
+if [ "$verbose" = 1 ]; then
+	touch "$out/output"
+	tail -n +1 -f --pid=$kpid "$out/output" &
+fi
+wait $kpid
 krc=$?
+wait
 # The guest's terminal settings leak into ours.
 stty sane 2>/dev/null || true
 

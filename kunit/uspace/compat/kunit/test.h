@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Userspace stand-in for <kunit/test.h>: the subset the dm-ioband suite
+ * uses. Each case runs in turn; a failed expectation prints and marks the
+ * case failed, a failed assertion also ends the case (longjmp, as KUnit
+ * ends the case's thread). Memory from kunit_kzalloc() is freed after the
+ * case. Output is KTAP-like, closed by "N passed, N failed".
+ */
+#ifndef COMPAT_KUNIT_TEST_H
+#define COMPAT_KUNIT_TEST_H
+
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <linux/types.h>
+#include <linux/module.h>
+
+#define GFP_KERNEL 0
+
+struct kunit {
+	const char *name;
+	int failed;
+	jmp_buf abort;
+	void **allocs;
+	size_t nr_allocs;
+};
+
+struct kunit_case {
+	void (*run_case)(struct kunit *test);
+	const char *name;
+};
+
+struct kunit_suite {
+	const char *name;
+	struct kunit_case *test_cases;
+};
+
+#define KUNIT_CASE(fn) { .run_case = fn, .name = #fn }
+
+static inline void *kunit_kzalloc(struct kunit *test, size_t size, int gfp)
+{
+	void *p = calloc(1, size ? size : 1);
+	void **v;
+
+	(void)gfp;
+	if (!p)
+		return NULL;
+	v = realloc(test->allocs, (test->nr_allocs + 1) * sizeof(*v));
+	if (!v) {
+		free(p);
+		return NULL;
+	}
+	test->allocs = v;
+	test->allocs[test->nr_allocs++] = p;
+	return p;
+}
+
+static inline void *kunit_kcalloc(struct kunit *test, size_t n, size_t size,
+				  int gfp)
+{
+	if (size && n > (size_t)-1 / size)
+		return NULL;
+	return kunit_kzalloc(test, n * size, gfp);
+}
+
+#define kunit_info(test, fmt, ...) \
+	printf("    # %s: " fmt, (test)->name, ##__VA_ARGS__)
+
+#define __KUNIT_FAIL(test, is_assert, fmt, ...) do {			\
+	printf("    # %s: %s FAILED at %s:%d: " fmt "\n", (test)->name,	\
+	       (is_assert) ? "ASSERTION" : "EXPECTATION", __FILE__,	\
+	       __LINE__, ##__VA_ARGS__);					\
+	(test)->failed = 1;						\
+	if (is_assert)							\
+		longjmp((test)->abort, 1);				\
+} while (0)
+
+#define __KUNIT_BINARY(test, is_assert, l, op, r, msg) do {		\
+	long long __l = (long long)(l), __r = (long long)(r);		\
+	if (!(__l op __r))						\
+		__KUNIT_FAIL(test, is_assert, "%s %s %s (%lld vs %lld)%s%s", \
+			     #l, #op, #r, __l, __r, (msg) ? ": " : "",	\
+			     (msg) ? (const char *)(msg) : "");		\
+} while (0)
+
+#define __KUNIT_BOOL(test, is_assert, cond, want, msg) do {		\
+	if (!!(cond) != (want))						\
+		__KUNIT_FAIL(test, is_assert, "%s is %s%s%s", #cond,	\
+			     (want) ? "false" : "true", (msg) ? ": " : "", \
+			     (msg) ? (const char *)(msg) : "");		\
+} while (0)
+
+#define KUNIT_EXPECT_TRUE(t, c)		__KUNIT_BOOL(t, 0, c, 1, NULL)
+#define KUNIT_EXPECT_FALSE(t, c)	__KUNIT_BOOL(t, 0, c, 0, NULL)
+#define KUNIT_ASSERT_TRUE(t, c)		__KUNIT_BOOL(t, 1, c, 1, NULL)
+#define KUNIT_ASSERT_FALSE(t, c)	__KUNIT_BOOL(t, 1, c, 0, NULL)
+#define KUNIT_EXPECT_TRUE_MSG(t, c, m)	__KUNIT_BOOL(t, 0, c, 1, m)
+#define KUNIT_EXPECT_EQ(t, l, r)	__KUNIT_BINARY(t, 0, l, ==, r, NULL)
+#define KUNIT_EXPECT_NE(t, l, r)	__KUNIT_BINARY(t, 0, l, !=, r, NULL)
+#define KUNIT_EXPECT_LT(t, l, r)	__KUNIT_BINARY(t, 0, l, <, r, NULL)
+#define KUNIT_EXPECT_LE(t, l, r)	__KUNIT_BINARY(t, 0, l, <=, r, NULL)
+#define KUNIT_EXPECT_GT(t, l, r)	__KUNIT_BINARY(t, 0, l, >, r, NULL)
+#define KUNIT_EXPECT_GE(t, l, r)	__KUNIT_BINARY(t, 0, l, >=, r, NULL)
+#define KUNIT_ASSERT_EQ(t, l, r)	__KUNIT_BINARY(t, 1, l, ==, r, NULL)
+#define KUNIT_ASSERT_LE(t, l, r)	__KUNIT_BINARY(t, 1, l, <=, r, NULL)
+#define KUNIT_ASSERT_GE(t, l, r)	__KUNIT_BINARY(t, 1, l, >=, r, NULL)
+#define KUNIT_ASSERT_NOT_NULL(t, p)	__KUNIT_BOOL(t, 1, (p) != NULL, 1, NULL)
+#define KUNIT_EXPECT_LE_MSG(t, l, r, m)	__KUNIT_BINARY(t, 0, l, <=, r, m)
+#define KUNIT_EXPECT_GE_MSG(t, l, r, m)	__KUNIT_BINARY(t, 0, l, >=, r, m)
+#define KUNIT_EXPECT_EQ_MSG(t, l, r, m)	__KUNIT_BINARY(t, 0, l, ==, r, m)
+
+static inline int kunit_run_case(struct kunit_case *c)
+{
+	static struct kunit test;
+	size_t i;
+
+	test = (struct kunit){ .name = c->name };
+	if (!setjmp(test.abort))
+		c->run_case(&test);
+	for (i = 0; i < test.nr_allocs; i++)
+		free(test.allocs[i]);
+	free(test.allocs);
+	return test.failed;
+}
+
+static inline int kunit_run_suite(struct kunit_suite *suite)
+{
+	struct kunit_case *c;
+	int n = 0, passed = 0, failed = 0, bad;
+
+	for (c = suite->test_cases; c->run_case; c++)
+		n++;
+	printf("KTAP version 1\n1..1\n    # Subtest: %s\n    1..%d\n",
+	       suite->name, n);
+	n = 0;
+	for (c = suite->test_cases; c->run_case; c++) {
+		bad = kunit_run_case(c);
+		printf("    %s %d %s\n", bad ? "not ok" : "ok", ++n, c->name);
+		fflush(stdout);
+		if (bad)
+			failed++;
+		else
+			passed++;
+	}
+	printf("%s %d %s\n", failed ? "not ok" : "ok", 1, suite->name);
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
+
+#define kunit_test_suite(suite) \
+	int main(void) { return kunit_run_suite(&(suite)); }
+
+#endif

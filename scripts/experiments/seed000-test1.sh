@@ -1,0 +1,144 @@
+#!/bin/bash
+# Seed 000, test #1 (run inside the UML guest): three band devices in one
+# device group on three dm-linear "partitions" of one null_blk disk of
+# fixed capacity (2,000 IOPS), weights 40/20/10, 4 KiB random read/write
+# O_DIRECT with IODEPTH in flight on each.  I/Os and sectors are counted
+# from dmsetup status over the run and printed in the seed's table form,
+# next to the same load with no controller (dm-linear alone).
+#
+#   seed000-test1.sh [--runtime S] [--iodepth N] [--assert]
+#
+# --assert turns it into a test: shares within 1 point of 57.1/28.6/14.3
+# and total I/Os at least 95 % of the no-controller run.
+. "$(dirname "$0")/../lib/guest.sh"
+
+runtime=20
+io_limit=0
+iodepth=128
+assert=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--runtime) runtime=$2; shift ;;
+	--iodepth) iodepth=$2; shift ;;
+	--io-limit) io_limit=$2; shift ;;
+	--assert) assert=1 ;;
+	*) echo "unknown argument $1"; exit 2 ;;
+	esac
+	shift
+done
+weights=(40 20 10)
+
+disk=$(nullb_create disk size=768 memory_backed=0) || exit 1
+echo "${SCHED:-none}" >"/sys/block/${disk#/dev/}/queue/scheduler"
+log "# scheduler: $(cat /sys/block/${disk#/dev/}/queue/scheduler)"
+dm_linear_slices "$disk" 3 part || exit 1
+
+# run_fio <dev1> <dev2> <dev3> <json>: the load, one fio process.
+run_fio() {
+	DEV1=$1 DEV2=$2 DEV3=$3 RUNTIME=$runtime IODEPTH=$iodepth \
+		fio --output-format=json --output="$4" \
+		"$GTOP/fio-jobs/seed000-test1.fio" >/dev/null
+}
+
+# fio_ios <json> <job>: read and write I/Os of one job.
+fio_ios() {
+	python3 -c 'import json,sys
+j = json.load(open(sys.argv[1]))
+for job in j["jobs"]:
+    if job["jobname"] == sys.argv[2]:
+        print(job["read"]["total_ios"], job["write"]["total_ios"])' "$1" "$2"
+}
+
+log "# baseline: no controller (dm-linear partitions), ${runtime}s"
+run_fio /dev/mapper/part1 /dev/mapper/part2 /dev/mapper/part3 /tmp/base.json ||
+	exit 1
+base_total=0
+for i in 1 2 3; do
+	read -r r w < <(fio_ios /tmp/base.json "dev$i")
+	base_total=$((base_total + r + w))
+done
+
+for i in 1 2 3; do
+	sz=$(sectors /dev/mapper/part$i)
+	$DMSETUP create "ioband$i" --table \
+		"0 $sz ioband /dev/mapper/part$i 1 0 $io_limit none weight 0 :${weights[$((i - 1))]}" ||
+		exit 1
+done
+[ -n "${IDLE_WINDOW:-}" ] && $DMSETUP message ioband1 0 idle_window "$IDLE_WINDOW"
+log "# dm-ioband: ioband1-3 in device group 1, weights 40/20/10, ${runtime}s"
+# Count from the band devices' own status over the measured run.
+run_fio /dev/mapper/ioband1 /dev/mapper/ioband2 /dev/mapper/ioband3 \
+	/tmp/ioband.json &
+fio_pid=$!
+# Progress: I/Os per second through the three band devices.
+band_ios() {
+	local i n=0
+	for i in 1 2 3; do
+		set -- $($DMSETUP status ioband$i)
+		n=$((n + $6 + $9))
+	done
+	echo $n
+}
+prev=$(band_ios)
+for t in $(seq 1 $((runtime + 1))); do
+	sleep 1
+	kill -0 $fio_pid 2>/dev/null || break
+	cur=$(band_ios)
+	log "# t=${t}s: $((cur - prev)) I/Os/s; $($DMSETUP message ioband1 0 show)"
+	if [ -n "${SAMPLE:-}" ]; then
+		tot=0
+		for k in $(seq 200); do
+			read -r a b <"/sys/block/${disk#/dev/}/inflight"
+			tot=$((tot + a + b))
+		done
+		log "# device in flight, mean of 200 samples: $((tot / 2))/100"
+	fi
+	prev=$cur
+done
+wait $fio_pid || exit 1
+
+declare -a rio wio rsec wsec tot
+sum=0
+for i in 1 2 3; do
+	read -r r w < <(fio_ios /tmp/ioband.json "dev$i")
+	rio[$i]=$r
+	wio[$i]=$w
+	rsec[$i]=$((r * 8))
+	wsec[$i]=$((w * 8))
+	tot[$i]=$((r + w))
+	sum=$((sum + r + w))
+done
+share() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", 100 * a / b }'; }
+
+printf '\n%s\n' "                The result of test #1 (seed 000), ${runtime} s, UML null_blk 2,000 IOPS"
+line=' ---------------------------------------------------------------------------'
+echo "$line"
+printf '|     device      |%-19s|%-19s|%-17s|\n' "      ioband1" "      ioband2" "     ioband3"
+printf '|     weight      |%-19s|%-19s|%-17s|\n' "    40 (57.1%)" "    20 (28.6%)" "   10 (14.3%)"
+printf '|-----------------+-------------------+-------------------+-----------------|\n'
+printf '|   I/Os (r/w)    |%6d(%5d/%5d)|%6d(%5d/%5d)|%5d(%5d/%5d)|\n' \
+	"${tot[1]}" "${rio[1]}" "${wio[1]}" "${tot[2]}" "${rio[2]}" "${wio[2]}" \
+	"${tot[3]}" "${rio[3]}" "${wio[3]}"
+printf '|  sectors (r/w)  |%6d(%5d/%5d)|%6d(%5d/%5d)|%5d(%5d/%5d)|\n' \
+	$((tot[1] * 8)) "${rsec[1]}" "${wsec[1]}" $((tot[2] * 8)) "${rsec[2]}" \
+	"${wsec[2]}" $((tot[3] * 8)) "${rsec[3]}" "${wsec[3]}"
+s1=$(share "${tot[1]}" $sum)
+s2=$(share "${tot[2]}" $sum)
+s3=$(share "${tot[3]}" $sum)
+printf '|  ratio to total |%12s%%      |%12s%%      |%11s%%     |\n' "$s1" "$s2" "$s3"
+echo "$line"
+printf 'seed (2008, sdb5/6/7, 60 s): 6640/3434/1689 I/Os = 56.4/29.2/14.4 %%\n'
+printf 'total I/Os: dm-ioband %d, no controller %d (%s %%)\n' \
+	"$sum" "$base_total" "$(share $sum "$base_total")"
+for i in 1 2 3; do
+	log "status ioband$i: $($DMSETUP status ioband$i)"
+done
+
+if [ "$assert" = 1 ]; then
+	check "ioband1 share $s1 within 1 of 57.1" within "$s1" 57.1 1
+	check "ioband2 share $s2 within 1 of 28.6" within "$s2" 28.6 1
+	check "ioband3 share $s3 within 1 of 14.3" within "$s3" 14.3 1
+	check "total at least 95 % of no controller" \
+		at_least "$sum" "$(awk -v b="$base_total" 'BEGIN { print 0.95 * b }')"
+fi
+finish
