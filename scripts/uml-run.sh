@@ -2,8 +2,11 @@
 # Boot the end-to-end UML kernel with the host's / as root (hostfs), run
 # one test script inside it and bring back its output and exit status.
 #
-#   scripts/uml-run.sh [-v] [-t SECONDS] [-m MEM] [-u UBD0_FILE] TEST [ARGS...]
+#   scripts/uml-run.sh [-v] [-k KERNEL] [-e VAR=val] [-t SECONDS] [-m MEM] [-u UBD0_FILE]
+#                      TEST [ARGS...]
 #
+# -k perf boots build/uml-perf (scripts/build-uml.sh perf) instead of the
+# debug kernel build/uml-e2e.
 # -e VAR=value puts VAR in the test's environment (kernel command line).
 # -v shows the test's output while it runs (it is always kept in
 # build/runs/<test>/output, with the kernel console in console.log).
@@ -19,8 +22,10 @@ mem=768M
 ubd=
 verbose=0
 envs=()
-while getopts vt:m:u:e: o; do
+kernel=$UML_E2E/linux
+while getopts vt:m:u:e:k: o; do
 	case $o in
+	k) kernel=$BUILD/uml-$OPTARG/linux ;;
 	e) envs+=("$OPTARG") ;;
 	v) verbose=1 ;;
 	t) timeout_s=$OPTARG ;;
@@ -33,7 +38,7 @@ shift $((OPTIND - 1))
 [ $# -ge 1 ] || die "usage: uml-run.sh [-t s] [-m mem] [-u file] TEST [ARGS]"
 test_path=$(realpath "$1")
 shift
-[ -x "$UML_E2E/linux" ] || die "no UML kernel: run scripts/build-uml.sh"
+[ -x "$kernel" ] || die "no UML kernel $kernel: run scripts/build-uml.sh"
 
 name=$(basename "$test_path" .sh)
 out=${IOBAND_RUN_DIR:-$BUILD/runs/$name}
@@ -50,7 +55,7 @@ args=(mem="$mem" rootfstype=hostfs rootflags=/ rw
 [ -n "$ubd" ] && args+=(ubd0="$ubd")
 args+=("${envs[@]}")
 
-timeout -k 10 "$timeout_s" "$UML_E2E/linux" "${args[@]}" </dev/null \
+timeout -k 10 "$timeout_s" "$kernel" "${args[@]}" </dev/null \
 	>"$out/console.log" 2>&1 &
 kpid=$!
 if [ "$verbose" = 1 ]; then

@@ -61,7 +61,7 @@ done
 for i in 1 2 3; do
 	sz=$(sectors /dev/mapper/part$i)
 	$DMSETUP create "ioband$i" --table \
-		"0 $sz ioband /dev/mapper/part$i 1 0 $io_limit none weight 0 :${weights[$((i - 1))]}" ||
+		"0 $sz ioband /dev/mapper/part$i 1 ${IO_THROTTLE:-0} $io_limit none weight 0 :${weights[$((i - 1))]}" ||
 		exit 1
 done
 [ -n "${IDLE_WINDOW:-}" ] && $DMSETUP message ioband1 0 idle_window "$IDLE_WINDOW"

@@ -1,0 +1,117 @@
+#!/bin/bash
+# dmsetup create/table/status/message round trips; every bad table line
+# and every bad message is refused and changes nothing.
+. "$(dirname "$0")/../lib/guest.sh"
+
+dev=$(nullb_create disk size=64) || exit 1
+sz=$(sectors "$dev")
+devno=$(cat "/sys/block/${dev#/dev/}/dev")
+
+# A table line that must be refused: no device is left behind.
+refused() {
+	local why=$1
+	shift
+	if $DMSETUP create bad --table "0 $sz ioband $dev $*" 2>/tmp/err; then
+		$DMSETUP remove bad
+		check "refused: $why" false
+		return
+	fi
+	check "refused: $why ($(grep -o 'ioband: .*' /tmp/err | head -1))" \
+		test ! -e /dev/mapper/bad
+	$DMSETUP remove bad 2>/dev/null
+}
+refused "too few arguments" 1 0 0 none weight 0
+refused "device-group id" x 0 0 none weight 0 :100
+refused "io_throttle" 1 -1 0 none weight 0 :100
+refused "io_limit too big" 1 0 5000 none weight 0 :100
+refused "group type" 1 0 0 cgroupx weight 0 :100
+refused "policy" 1 0 0 none fastest 0 :100
+refused "token-base" 1 0 0 none weight abc :100
+refused "default weight without colon" 1 0 0 none weight 0 100
+refused "default weight 0" 1 0 0 none weight 0 :0
+refused "default weight too big" 1 0 0 none weight 0 :1000001
+refused "groups with type none" 1 0 0 none weight 0 :100 1000:10
+refused "group without weight" 1 0 0 uid weight 0 :100 1000
+refused "group weight 0" 1 0 0 uid weight 0 :100 1000:0
+refused "group id -1" 1 0 0 uid weight 0 :100 -1:10
+refused "pid 0" 1 0 0 pid weight 0 :100 0:10
+refused "group given twice" 1 0 0 uid weight 0 :100 1000:10 1000:20
+if $DMSETUP create bad --table "0 $sz ioband /dev/nonexistent 1 0 0 none weight 0 :100" 2>/dev/null; then
+	check "refused: missing device" false
+else
+	check "refused: missing device" test ! -e /dev/mapper/bad
+fi
+
+t="0 $sz ioband $devno 7 0 0 uid weight 0 :100 1000:80 1001:40"
+check "create with band groups" $DMSETUP create ioband1 --table "$t"
+check "table round-trips" test "$($DMSETUP table ioband1)" = "$t"
+# Loading the printed table recreates the device.
+check "reload the printed table" sh -c "$DMSETUP table ioband1 | $DMSETUP load ioband1 && $DMSETUP resume ioband1"
+check "table still the same" test "$($DMSETUP table ioband1)" = "$t"
+st=$($DMSETUP status ioband1)
+check "status has the seed's fields ($st)" test \
+	"$(echo "$st" | awk '{ print $4, $5, NF }')" = "7 -1 25"
+
+msg() { $DMSETUP message ioband1 0 "$@"; }
+table() { $DMSETUP table ioband1 | cut -d' ' -f5-; }
+
+ok_msg() {
+	local want=$1
+	shift
+	msg "$@"
+	check "message '$*' -> table '$want'" test "$(table)" = "$want"
+}
+bad_msg() {
+	local before
+	before=$(table)
+	if msg "$@" 2>/dev/null; then
+		check "message '$*' refused" false
+	else
+		check "message '$*' refused, table unchanged" test "$(table)" = "$before"
+	fi
+}
+
+ok_msg "7 0 0 uid weight 0 :100 1000:80 1001:40 1002:100" attach 1002
+ok_msg "7 0 0 uid weight 0 :100 1000:80 1001:40 1002:30" weight 1002:30
+ok_msg "7 0 0 uid weight 0 :50 1000:80 1001:40 1002:30" weight 50
+ok_msg "7 0 0 uid weight 0 :50 1000:80 1001:40" detach 1002
+ok_msg "7 0 0 uid weight-iosize 0 :50 1000:80 1001:40" policy weight-iosize
+ok_msg "7 0 0 uid weight 0 :50 1000:80 1001:40" policy weight
+ok_msg "7 0 16 uid weight 0 :50 1000:80 1001:40" io_limit 16
+ok_msg "7 4 16 uid weight 0 :50 1000:80 1001:40" io_throttle 4
+ok_msg "7 0 16 uid weight 0 :50 1000:80 1001:40" io_throttle 0
+ok_msg "7 0 0 uid weight 0 :50 1000:80 1001:40" io_limit 0
+ok_msg "7 0 0 uid weight 1024 :50 1000:80 1001:40" token 1024
+ok_msg "7 0 0 uid weight 1024 :50 1000:80 1001:40" carryover 4
+ok_msg "7 0 0 uid weight 1024 :50 1000:80 1001:40" idle_window 2000
+bad_msg attach 1000
+bad_msg attach -5
+bad_msg detach 1005
+bad_msg weight 0
+bad_msg weight 1000001
+bad_msg weight 1005:10
+bad_msg weight 1000:x
+bad_msg policy fastest
+bad_msg io_limit 5000
+bad_msg io_limit x
+bad_msg type pid
+bad_msg type nonsense
+bad_msg idle_window 200000
+bad_msg frobnicate 1
+bad_msg attach
+bad_msg attach 1 2
+ok_msg "7 0 0 uid weight 1024 :50 1000:80" detach 1001
+ok_msg "7 0 0 uid weight 1024 :50" detach 1000
+ok_msg "7 0 0 pid weight 1024 :50" type pid
+ok_msg "7 0 0 pid weight 1024 :50 1:50" attach 1
+
+# reset zeroes the counters; show reports the scheduler.
+dd if=/dev/mapper/ioband1 of=/dev/null bs=4k count=16 iflag=direct 2>/dev/null
+check "counters count" test "$($DMSETUP status ioband1 | awk '{ print $6 }')" -gt 0
+msg reset
+check "reset zeroes them" test "$($DMSETUP status ioband1 | awk '{ print $6 + $9 }')" = 0
+out=$(msg show)
+check "show: $out" sh -c "echo '$out' | grep -q 'device_group=7 io_limit='"
+
+check "remove" $DMSETUP remove ioband1
+finish
