@@ -30,10 +30,10 @@ kunit: tree
 check:
 	scripts/check.sh
 
-demo: kernel
+demo: tree
 	scripts/demo.sh
 
-bench: kernel
+bench: tree
 	scripts/bench.sh
 
 export:

@@ -10,6 +10,8 @@
 #
 # --assert turns it into a test: shares within 1 point of 57.1/28.6/14.3
 # and total I/Os at least 95 % of the no-controller run.
+# Environment: IO_THROTTLE, IDLE_WINDOW (us) set those of the device
+# group; SCHED sets the disk's I/O scheduler.
 . "$(dirname "$0")/../lib/guest.sh"
 
 runtime=20
@@ -29,8 +31,7 @@ done
 weights=(40 20 10)
 
 disk=$(nullb_create disk size=768 memory_backed=0) || exit 1
-echo "${SCHED:-none}" >"/sys/block/${disk#/dev/}/queue/scheduler"
-log "# scheduler: $(cat /sys/block/${disk#/dev/}/queue/scheduler)"
+[ -n "${SCHED:-}" ] && echo "$SCHED" >"/sys/block/${disk#/dev/}/queue/scheduler"
 dm_linear_slices "$disk" 3 part || exit 1
 
 # run_fio <dev1> <dev2> <dev3> <json>: the load, one fio process.
@@ -85,14 +86,6 @@ for t in $(seq 1 $((runtime + 1))); do
 	kill -0 $fio_pid 2>/dev/null || break
 	cur=$(band_ios)
 	log "# t=${t}s: $((cur - prev)) I/Os/s; $($DMSETUP message ioband1 0 show)"
-	if [ -n "${SAMPLE:-}" ]; then
-		tot=0
-		for k in $(seq 200); do
-			read -r a b <"/sys/block/${disk#/dev/}/inflight"
-			tot=$((tot + a + b))
-		done
-		log "# device in flight, mean of 200 samples: $((tot / 2))/100"
-	fi
 	prev=$cur
 done
 wait $fio_pid || exit 1
