@@ -4,8 +4,8 @@
 #
 #   1. the series applies to a pristine tree, with no fuzz
 #   2. checkpatch.pl --strict on every patch: 0 errors, 0 warnings
-#   3. a W=1 build with sparse (C=2) of dm-ioband: no warnings; kernel-doc
-#   4. KUnit (kunit.py, UML)
+#   3. KUnit (kunit.py, UML); every patch builds on its own (W=1)
+#   4. a W=1 build with sparse (C=2) of dm-ioband: no warnings; kernel-doc
 #   5. the end-to-end tests of scripts/e2e/ in the debug UML kernel
 #   6. the share tests (short seed experiments) in the UML kernel built
 #      without debug options
@@ -89,11 +89,14 @@ sparse_w1() {
 	! grep -E 'warning:|error:' "$log"
 }
 step kunit "$TOP/scripts/kunit.sh"
+step bisect "$TOP/scripts/check-bisect.sh"
 step sparse-w1 sparse_w1
 
 kdoc() {
 	(cd "$TREE" && scripts/kernel-doc -none -Wall \
-		drivers/md/dm-ioband*.[ch] drivers/md/tests/dm-ioband*.c) 2>&1 |
+		drivers/md/dm-ioband*.[ch] drivers/md/tests/dm-ioband*.c &&
+		scripts/kernel-doc -none -Wall -function dm_bio_blkcg_css \
+			drivers/md/dm.c) 2>&1 |
 		tee /dev/stderr | { ! grep -E 'warning|error'; }
 }
 step kernel-doc kdoc
@@ -110,6 +113,10 @@ done
 step build-uml-perf "$TOP/scripts/build-uml.sh" perf
 step shares:seed000-test1 "$TOP/scripts/uml-run.sh" -k perf \
 	"$TOP/scripts/experiments/seed000-test1.sh" --runtime 15 --assert
+step shares:cgroup-direct "$TOP/scripts/uml-run.sh" -k perf \
+	"$TOP/scripts/experiments/cgroup-shares.sh" direct --runtime 10 --assert
+step shares:cgroup-buffered "$TOP/scripts/uml-run.sh" -k perf -m 1536M \
+	"$TOP/scripts/experiments/cgroup-shares.sh" buffered --runtime 15 --assert
 
 echo "check took $(($(date +%s) - start))s"
 [ -z "$failures" ] || echo "failed:$failures"

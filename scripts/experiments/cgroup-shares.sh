@@ -1,0 +1,104 @@
+#!/bin/bash
+# Two cgroups on one band device, weights 80/20 (run inside the UML guest).
+#
+#   cgroup-shares.sh direct   [--runtime S] [--assert]
+#	4 KiB random O_DIRECT reads, 64 in flight each; shares of I/Os from
+#	fio, asserted within 2 points of 80/20
+#   cgroup-shares.sh buffered [--runtime S] [--assert]
+#	buffered writes to files on ext4 (io and memory controllers on,
+#	memory.max 192 MiB each, so each cgroup's dirty pages are written
+#	back while it writes); policy weight-iosize; shares of the bytes
+#	written back over the run, from the band groups' counters,
+#	asserted within 5 points of 80/20
+. "$(dirname "$0")/../lib/guest.sh"
+
+mode=$1
+shift
+runtime=15
+assert=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--runtime) runtime=$2; shift ;;
+	--assert) assert=1 ;;
+	*) echo "unknown argument $1"; exit 2 ;;
+	esac
+	shift
+done
+
+cg_setup
+cg_make jobs/a
+cg_make jobs/b
+echo "+io +memory" >/sys/fs/cgroup/jobs/cgroup.subtree_control
+share() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", 100 * a / b }'; }
+JOIN=$GTOP/scripts/lib/fio-join-cgroup.sh
+
+case $mode in
+direct)
+	disk=$(nullb_create disk size=1024 memory_backed=0) || exit 1
+	sz=$(sectors "$disk")
+	$DMSETUP create ioband1 --table "0 $sz ioband $disk 1 0 0 cgroup weight 0 :100 /jobs/a:80 /jobs/b:20" ||
+		exit 1
+	log "# two cgroups, 4 KiB random direct reads, 64 in flight each, ${runtime}s"
+	DEV=/dev/mapper/ioband1 RUNTIME=$runtime IODEPTH=64 CG1=jobs/a \
+		CG2=jobs/b JOIN=$JOIN fio --output-format=json \
+		--output=/tmp/cg.json "$GTOP/fio-jobs/cgroup-randread.fio" ||
+		exit 1
+	read -r a b < <(python3 -c 'import json
+j = json.load(open("/tmp/cg.json"))
+print(*[job["read"]["total_ios"] for job in j["jobs"]])')
+	what="I/Os"
+	tol=2
+	;;
+buffered)
+	# 16 KiB requests: 2,000 of them a second is 32 MB/s, less than UML
+	# pushes through the page cache, so the disk is the bottleneck.
+	disk=$(nullb_create disk size=512 memory_backed=1 max_sectors=32) ||
+		exit 1
+	sz=$(sectors "$disk")
+	$DMSETUP create ioband1 --table "0 $sz ioband $disk 1 0 0 cgroup weight-iosize 0 :100 /jobs/a:80 /jobs/b:20" ||
+		exit 1
+	mkfs.ext4 -q -F /dev/mapper/ioband1 || exit 1
+	mkdir -p /mnt/t && mount -t ext4 /dev/mapper/ioband1 /mnt/t || exit 1
+	for g in a b; do
+		echo 192M >/sys/fs/cgroup/jobs/$g/memory.max
+	done
+	# fio would lay its files out from the root cgroup, and an inode is
+	# written back on behalf of the cgroup that first dirtied it: each
+	# cgroup makes its own file first (no data written).
+	cg_run jobs/a fallocate -l 128M /mnt/t/cg1.dat &&
+		cg_run jobs/b fallocate -l 128M /mnt/t/cg2.dat && sync || exit 1
+	log "# two cgroups writing through the page cache on ext4, ${runtime}s"
+	DIR=/mnt/t RUNTIME=$((runtime + 5)) CG1=jobs/a CG2=jobs/b JOIN=$JOIN \
+		fio --output=/tmp/cg.out \
+		"$GTOP/fio-jobs/cgroup-buffered-write.fio" &
+	fio_pid=$!
+	# Measure once both write back steadily.
+	sleep 5
+	$DMSETUP message ioband1 0 reset
+	sleep "$runtime"
+	st=$($DMSETUP status ioband1)
+	wait $fio_pid
+	a=$(echo "$st" | awk '{ for (i = 5; i <= NF; i += 7) if ($i == "/jobs/a") print $(i + 6) }')
+	b=$(echo "$st" | awk '{ for (i = 5; i <= NF; i += 7) if ($i == "/jobs/b") print $(i + 6) }')
+	d=$(echo "$st" | awk '{ print $11 }')
+	log "# default group (journal, metadata): $d sectors written"
+	umount /mnt/t
+	what="sectors written back"
+	tol=5
+	;;
+*)
+	echo "mode: direct or buffered"
+	exit 2
+	;;
+esac
+
+sa=$(share "$a" $((a + b)))
+sb=$(share "$b" $((a + b)))
+printf '%-10s %6s %14s %8s %8s\n' cgroup weight "$what" share target
+printf '%-10s %6s %14s %7s%% %7s%%\n' /jobs/a 80 "$a" "$sa" 80.0
+printf '%-10s %6s %14s %7s%% %7s%%\n' /jobs/b 20 "$b" "$sb" 20.0
+if [ "$assert" = 1 ]; then
+	check "/jobs/a share $sa within $tol of 80" within "$sa" 80 "$tol"
+	check "/jobs/b share $sb within $tol of 20" within "$sb" 20 "$tol"
+fi
+finish
