@@ -6,33 +6,34 @@
 # from dmsetup status over the run and printed in the seed's table form,
 # next to the same load with no controller (dm-linear alone).
 #
-#   seed000-test1.sh [--runtime S] [--iodepth N] [--assert]
+#   seed000-test1.sh [--iodepth N] [--io-limit N] [common options, lib.sh]
 #
 # --assert turns it into a test: shares within 1 point of 57.1/28.6/14.3
 # and total I/Os at least 95 % of the no-controller run.
 # Environment: IO_THROTTLE, IDLE_WINDOW (us) set those of the device
 # group; SCHED sets the disk's I/O scheduler.
 . "$(dirname "$0")/../lib/guest.sh"
+. "$(dirname "$0")/lib.sh"
 
-runtime=20
+exp_parse "$@"
+runtime=$EXP_RUNTIME
+assert=$EXP_ASSERT
 io_limit=0
 iodepth=128
-assert=0
+set -- "${EXP_ARGS[@]}"
 while [ $# -gt 0 ]; do
 	case $1 in
-	--runtime) runtime=$2; shift ;;
 	--iodepth) iodepth=$2; shift ;;
 	--io-limit) io_limit=$2; shift ;;
-	--assert) assert=1 ;;
 	*) echo "unknown argument $1"; exit 2 ;;
 	esac
 	shift
 done
 weights=(40 20 10)
 
-disk=$(nullb_create disk size=768 memory_backed=0) || exit 1
+exp_disk 3 || exit 1
+disk=$DISK
 [ -n "${SCHED:-}" ] && echo "$SCHED" >"/sys/block/${disk#/dev/}/queue/scheduler"
-dm_linear_slices "$disk" 3 part || exit 1
 
 # run_fio <dev1> <dev2> <dev3> <json>: the load, one fio process.
 run_fio() {
@@ -51,25 +52,23 @@ for job in j["jobs"]:
 }
 
 log "# baseline: no controller (dm-linear partitions), ${runtime}s"
-run_fio /dev/mapper/part1 /dev/mapper/part2 /dev/mapper/part3 /tmp/base.json ||
+run_fio "${PART[1]}" "${PART[2]}" "${PART[3]}" "$EXP_OUT/seed000-none.json" ||
 	exit 1
 base_total=0
 for i in 1 2 3; do
-	read -r r w < <(fio_ios /tmp/base.json "dev$i")
+	read -r r w < <(fio_ios "$EXP_OUT/seed000-none.json" "dev$i")
 	base_total=$((base_total + r + w))
 done
 
 for i in 1 2 3; do
-	sz=$(sectors /dev/mapper/part$i)
-	$DMSETUP create "ioband$i" --table \
-		"0 $sz ioband /dev/mapper/part$i 1 ${IO_THROTTLE:-0} $io_limit none weight 0 :${weights[$((i - 1))]}" ||
+	dm_create "ioband$i" "0 $(sectors "${PART[$i]}") ioband ${PART[$i]} 1 ${IO_THROTTLE:-0} $io_limit none weight 0 :${weights[$((i - 1))]}" ||
 		exit 1
 done
 [ -n "${IDLE_WINDOW:-}" ] && $DMSETUP message ioband1 0 idle_window "$IDLE_WINDOW"
 log "# dm-ioband: ioband1-3 in device group 1, weights 40/20/10, ${runtime}s"
 # Count from the band devices' own status over the measured run.
 run_fio /dev/mapper/ioband1 /dev/mapper/ioband2 /dev/mapper/ioband3 \
-	/tmp/ioband.json &
+	"$EXP_OUT/seed000-ioband.json" &
 fio_pid=$!
 # Progress: I/Os per second through the three band devices.
 band_ios() {
@@ -93,7 +92,7 @@ wait $fio_pid || exit 1
 declare -a rio wio rsec wsec tot
 sum=0
 for i in 1 2 3; do
-	read -r r w < <(fio_ios /tmp/ioband.json "dev$i")
+	read -r r w < <(fio_ios "$EXP_OUT/seed000-ioband.json" "dev$i")
 	rio[$i]=$r
 	wio[$i]=$w
 	rsec[$i]=$((r * 8))
@@ -103,7 +102,7 @@ for i in 1 2 3; do
 done
 share() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", 100 * a / b }'; }
 
-printf '\n%s\n' "                The result of test #1 (seed 000), ${runtime} s, UML null_blk 2,000 IOPS"
+printf '\n%s\n' "                The result of test #1 (seed 000), ${runtime} s, $(exp_disk_desc)"
 line=' ---------------------------------------------------------------------------'
 echo "$line"
 printf '|     device      |%-19s|%-19s|%-17s|\n' "      ioband1" "      ioband2" "     ioband3"
@@ -126,6 +125,7 @@ printf 'total I/Os: dm-ioband %d, no controller %d (%s %%)\n' \
 for i in 1 2 3; do
 	log "status ioband$i: $($DMSETUP status ioband$i)"
 done
+log "iocost, BFQ: not applicable: they weigh cgroups, not partitions"
 
 if [ "$assert" = 1 ]; then
 	check "ioband1 share $s1 within 1 of 57.1" within "$s1" 57.1 1

@@ -11,6 +11,11 @@ export DM_DISABLE_UDEV=1
 
 CHECKS_FAILED=0
 CHECKS_PASSED=0
+# What this script made, removed again on exit (never anything else: the
+# experiments also run on real machines).
+MADE_DM=()
+MADE_NULLB=()
+MADE_CG=()
 
 log() { printf '%s\n' "$*"; }
 
@@ -58,6 +63,7 @@ nullb_create() {
 		}
 	done
 	echo 1 >"$d/power" || return 1
+	MADE_NULLB+=("$name")
 	# 6.12 names a configfs device after its directory.
 	if [ -b "/dev/$name" ]; then
 		echo "/dev/$name"
@@ -67,12 +73,17 @@ nullb_create() {
 }
 
 nullb_remove_all() {
-	local d
-	for d in "$NULLB_CFG"/*/; do
-		[ -d "$d" ] || continue
-		echo 0 >"$d/power" 2>/dev/null
-		rmdir "$d"
+	local n
+	for n in "${MADE_NULLB[@]}"; do
+		echo 0 >"$NULLB_CFG/$n/power" 2>/dev/null
+		rmdir "$NULLB_CFG/$n" 2>/dev/null
 	done
+}
+
+# dm_create <name> <table>: dmsetup create, remembered for cleanup.
+dm_create() {
+	$DMSETUP create "$1" --table "$2" || return 1
+	MADE_DM+=("$1")
 }
 
 # sectors <dev>: size in 512-byte sectors.
@@ -85,13 +96,19 @@ dm_linear_slices() {
 	total=$(sectors "$dev")
 	each=$((total / n / 8 * 8))
 	for i in $(seq 1 "$n"); do
-		echo "0 $each linear $dev $(((i - 1) * each))" |
-			$DMSETUP create "$prefix$i" || return 1
+		dm_create "$prefix$i" "0 $each linear $dev $(((i - 1) * each))" ||
+			return 1
 	done
 }
 
 dm_remove_all() {
-	$DMSETUP remove_all --force >/dev/null 2>&1 || true
+	local i
+	# Newest first: band devices sit on the slices made before them.
+	for ((i = ${#MADE_DM[@]} - 1; i >= 0; i--)); do
+		$DMSETUP remove --retry "${MADE_DM[$i]}" >/dev/null 2>&1
+	done
+	[ -n "${IOBAND_GUEST:-}" ] && $DMSETUP remove_all --force >/dev/null 2>&1
+	true
 }
 
 # cg_setup: enable the io and memory controllers for children of the root.
@@ -101,7 +118,7 @@ cg_setup() {
 
 # cg_make <path>: create a cgroup (and its parents).
 cg_make() {
-	mkdir -p "/sys/fs/cgroup/$1"
+	mkdir -p "/sys/fs/cgroup/$1" && MADE_CG+=("$1")
 }
 
 # cg_run <path> <command...>: run a command inside a cgroup.
@@ -113,9 +130,11 @@ cg_run() {
 }
 
 cg_remove_all() {
-	local d
-	find /sys/fs/cgroup -mindepth 1 -depth -type d 2>/dev/null |
-		while read -r d; do rmdir "$d" 2>/dev/null; done
+	local c d
+	for c in "${MADE_CG[@]}"; do
+		find "/sys/fs/cgroup/${c%%/*}" -depth -type d 2>/dev/null |
+			while read -r d; do rmdir "$d" 2>/dev/null; done
+	done
 }
 
 guest_cleanup() {

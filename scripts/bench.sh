@@ -1,0 +1,77 @@
+#!/bin/bash
+# make bench: every seed experiment, full length, in the UML kernel without
+# debug options, side by side with no controller and (where they apply)
+# iocost and BFQ.  Writes results/<experiment>.txt, plots (PNG) and
+# results/README.md, the summary the top README links to.  Raw fio
+# output and logs stay in build/bench/.
+#
+#   BENCH_RUNTIME=60 make bench     the seeds' 60 s runs (default 30 s)
+#   BENCH_ONLY="seed001-vm" ...     a subset
+set -u
+. "$(dirname "$0")/lib/common.sh"
+
+rt=${BENCH_RUNTIME:-30}
+res=$TOP/results
+raw=$BUILD/bench
+mkdir -p "$res" "$raw"
+"$TOP/scripts/build-uml.sh" perf || exit 1
+
+# name | script and arguments
+experiments=(
+	"seed000-test1|seed000-test1.sh"
+	"seed000-users|seed000-users.sh"
+	"seed001-vm|seed001-vm.sh"
+	"seed002-mixed|seed002-mixed.sh"
+	"seed003-mkfs|seed003-mkfs.sh"
+	"seed004-dd|seed004-dd.sh"
+	"seed004-rw|seed004-rw.sh"
+	"cgroup-direct|cgroup-shares.sh direct"
+	"cgroup-buffered|cgroup-shares.sh buffered"
+)
+
+failed=0
+for e in "${experiments[@]}"; do
+	name=${e%%|*}
+	cmd=${e#*|}
+	if [ -n "${BENCH_ONLY:-}" ]; then
+		case " $BENCH_ONLY " in *" $name "*) ;; *) continue ;; esac
+	fi
+	script=${cmd%% *}
+	args=${cmd#"$script"}
+	[ -x "$TOP/scripts/experiments/$script" ] || { say "skip $name: no $script"; continue; }
+	say "$name ($(date +%T))"
+	rm -rf "${raw:?}/$name"
+	mkdir -p "$raw/$name"
+	# shellcheck disable=SC2086
+	IOBAND_RUN_DIR=$raw/$name/run "$TOP/scripts/uml-run.sh" -k perf -v \
+		-m 1536M -t 3600 "$TOP/scripts/experiments/$script" $args \
+		--runtime "$rt" --out "$raw/$name" || failed=$((failed + 1))
+	grep -v -E '^(ok|not ok|checks:) ' "$raw/$name/run/output" \
+		>"$res/$name.txt"
+	cp "$raw/$name"/*.png "$res/" 2>/dev/null
+done
+
+{
+	echo "# dm-ioband benchmark results"
+	echo
+	echo "Made by \`make bench\` on $(date -u +%Y-%m-%d), ${rt} s per run, in UML"
+	echo "(kernel without debug options) on a 2-core machine; the disk is a"
+	echo "null_blk of fixed capacity (see each table's title).  Each experiment"
+	echo "reproduces one of ../shared/seeds/ and prints the seed's own figures"
+	echo "under its table."
+	for e in "${experiments[@]}"; do
+		name=${e%%|*}
+		[ -f "$res/$name.txt" ] || continue
+		echo
+		echo "## $name"
+		echo
+		echo '```'
+		cat "$res/$name.txt"
+		echo '```'
+		for p in "$res/$name"*.png; do
+			[ -f "$p" ] && echo && echo "![$(basename "$p" .png)]($(basename "$p"))"
+		done
+	done
+} >"$res/README.md"
+say "results in $res/README.md ($failed experiment(s) failed)"
+[ "$failed" = 0 ]

@@ -1,0 +1,70 @@
+#!/bin/bash
+# Tracepoints and blktrace messages: during a fio run on two band devices
+# of one device group, the dm_ioband hold/dispatch/complete events match
+# the status counters, and blkparse shows dm-ioband's hold and issue
+# messages on the device below next to the block layer's own events.
+. "$(dirname "$0")/../lib/guest.sh"
+
+T=/sys/kernel/tracing
+disk=$(nullb_create disk size=256 memory_backed=0) || exit 1
+dm_linear_slices "$disk" 2 part || exit 1
+for i in 1 2; do
+	dm_create "ioband$i" "0 $(sectors /dev/mapper/part$i) ioband /dev/mapper/part$i 1 0 0 none weight 0 :$((i * 30))" ||
+		exit 1
+done
+check "tracepoints exist" test -d $T/events/dm_ioband/dm_ioband_hold
+
+echo 16384 >$T/buffer_size_kb
+echo >$T/trace
+for e in hold dispatch complete period; do
+	echo 1 >$T/events/dm_ioband/dm_ioband_$e/enable
+done
+for i in 1 2; do $DMSETUP message ioband$i 0 reset; done
+
+# blktrace on the devices below the band devices, in the background.
+mkdir -p /tmp/bt
+(cd /tmp/bt && exec blktrace -d /dev/mapper/part1 -d /dev/mapper/part2) &
+bt_pid=$!
+sleep 1
+
+fio --output=/tmp/fio.out --ioengine=libaio --direct=1 --bs=4k \
+	--iodepth=32 --rw=randrw --runtime=4 --time_based \
+	--name=a --filename=/dev/mapper/ioband1 \
+	--name=b --filename=/dev/mapper/ioband2 >/dev/null
+check "fio ran" test $? = 0
+for e in hold dispatch complete period; do
+	echo 0 >$T/events/dm_ioband/dm_ioband_$e/enable
+done
+kill -INT $bt_pid
+wait $bt_pid
+
+count() { grep -c " $1: " $T/trace; }
+holds=$(count dm_ioband_hold)
+dispatches=$(count dm_ioband_dispatch)
+completes=$(count dm_ioband_complete)
+periods=$(count dm_ioband_period)
+# status: read ios $6, held reads $7, write ios $9, held writes $10
+ios=0
+held=0
+for i in 1 2; do
+	set -- $($DMSETUP status ioband$i)
+	ios=$((ios + $6 + $9))
+	held=$((held + $7 + $10))
+done
+log "# trace: $holds holds, $dispatches dispatches, $completes completions, $periods periods"
+log "# status: $ios bios, $held held"
+check "trace buffer did not overflow" sh -c "! grep -q 'LOST' $T/trace"
+check "hold events = held bios in status ($holds = $held)" test "$holds" = "$held"
+check "dispatch events = bios in status ($dispatches = $ios)" test "$dispatches" = "$ios"
+check "completion events = dispatches" test "$completes" = "$dispatches"
+check "bios were held" test "$held" -gt 0
+check "period events" test "$periods" -gt 0
+grep -m1 " dm_ioband_hold: " $T/trace
+grep -m1 " dm_ioband_period: " $T/trace
+
+(cd /tmp/bt && blkparse -i dm-0 -i dm-1 -o /tmp/bt/parsed >/dev/null 2>&1)
+check "blkparse shows the hold messages" grep -q "ioband 1 hold" /tmp/bt/parsed
+check "blkparse shows the issue messages" grep -q "ioband 1 issue" /tmp/bt/parsed
+check "next to the block layer's events" grep -q -E " [QC] +[RW]" /tmp/bt/parsed
+grep -m2 "ioband 1 " /tmp/bt/parsed
+finish

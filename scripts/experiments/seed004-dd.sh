@@ -1,0 +1,99 @@
+#!/bin/bash
+# Seed 004, first part: one dd reader per group at weights 2:1.  dm-ioband
+# 1.x treated a group with one dd as idle and lost its share; with four dd
+# threads a group took more than 20 s to approach it.  Here each group is
+# one sequential O_DIRECT reader (one 128 KiB read at a time) on its own
+# partition of a disk that serves one request at a time.
+#
+# Reported per controller: the shares over the run, and the time until
+# the reader at weight 2 stays within 5 % of its target share (66.7 %,
+# so 63.3 to 70.0 %) in a sliding one-second window; a plot of each
+# reader's bandwidth over time is written to --out.
+# --assert: dm-ioband's shares within 2 points of 66.7/33.3.
+. "$(dirname "$0")/../lib/guest.sh"
+. "$(dirname "$0")/lib.sh"
+
+exp_parse "$@"
+exp_disk 2 hw_queue_depth=1 completion_nsec=500000 || exit 1
+cg_setup
+cg_make ioband-exp/dd1
+cg_make ioband-exp/dd2
+echo "+io" >/sys/fs/cgroup/ioband-exp/cgroup.subtree_control
+
+# converge <log1> <log2>: seconds until dd1's share, over a sliding 1 s
+# window, stays within 5 % of 66.7 %.
+converge() {
+	python3 - "$1" "$2" <<'PY'
+import sys
+def load(p):
+    d = {}
+    for line in open(p):
+        f = [x.strip() for x in line.split(",")]
+        d[int(f[0]) // 100] = d.get(int(f[0]) // 100, 0) + int(f[1])
+    return d
+a, b = load(sys.argv[1]), load(sys.argv[2])
+n = max(max(a), max(b)) + 1
+ok = []
+for k in range(n):
+    w = range(max(0, k - 9), k + 1)
+    sa = sum(a.get(i, 0) for i in w)
+    sb = sum(b.get(i, 0) for i in w)
+    s = 100.0 * sa / (sa + sb) if sa + sb else 0
+    ok.append(abs(s - 200 / 3) <= 200 / 3 * 0.05)
+last_bad = max([k for k in range(n) if not ok[k]], default=-1)
+print("%.1f" % ((last_bad + 1) / 10.0) if last_bad < n - 1 else "never")
+PY
+}
+
+run() {
+	local c=$1 d1=$2 d2=$3
+	mkdir -p "$EXP_OUT/seed004-dd-$c"
+	exp_fio "$EXP_OUT/seed004-dd-$c.json" seed004-dd.fio DEV1="$d1" DEV2="$d2" \
+		CG1=ioband-exp/dd1 CG2=ioband-exp/dd2 RUNTIME="$EXP_RUNTIME" \
+		LOGDIR="$EXP_OUT/seed004-dd-$c" || return 1
+	exp_row "$c" "$EXP_OUT/seed004-dd-$c.json" dd1 dd2
+	conv=$(converge "$EXP_OUT/seed004-dd-$c/dd1_bw.1.log" \
+		"$EXP_OUT/seed004-dd-$c/dd2_bw.2.log")
+	printf '|   shares within 5 %% of 2:1 (1 s window) after: %s s\n' "$conv"
+	exp_plot "$EXP_OUT/seed004-dd-$c.png" "seed 004: one dd per group, 2:1, $c" \
+		"$EXP_OUT/seed004-dd-$c/dd1_bw.1.log" "$EXP_OUT/seed004-dd-$c/dd2_bw.2.log"
+}
+
+exp_header "Seed 004: one dd reader per group, weights 2:1, $(exp_disk_desc), ${EXP_RUNTIME}s" \
+	"| weight          |  2 (66.7%)                    |  1 (33.3%)                    |         |" \
+	"dd1 I/Os (r/w) share" "dd2 I/Os (r/w) share"
+if exp_want none; then
+	run none "${PART[1]}" "${PART[2]}"
+fi
+if exp_want ioband; then
+	dm_create ioband1 "0 $(sectors "${PART[1]}") ioband ${PART[1]} 1 0 0 none weight 0 :200" &&
+		dm_create ioband2 "0 $(sectors "${PART[2]}") ioband ${PART[2]} 1 0 0 none weight 0 :100" ||
+		exit 1
+	run dm-ioband /dev/mapper/ioband1 /dev/mapper/ioband2
+	ib1=${ROW_SHARE[1]}
+	ib2=${ROW_SHARE[2]}
+	$DMSETUP remove ioband1 && $DMSETUP remove ioband2
+fi
+if exp_want iocost; then
+	if peer_iocost ioband-exp/dd1:200 ioband-exp/dd2:100; then
+		run iocost "${PART[1]}" "${PART[2]}"
+		peer_iocost_off
+	else
+		log "| iocost: cannot be set on $DISK"
+	fi
+fi
+if exp_want bfq; then
+	if peer_bfq ioband-exp/dd1:200 ioband-exp/dd2:100; then
+		run BFQ "${PART[1]}" "${PART[2]}"
+		peer_bfq_off
+	else
+		log "| BFQ: cannot be set on $DISK"
+	fi
+fi
+log "seed (2009, dm-ioband 1.x): one dd per group lost its share; 4 dd each: over 20 s to approach it"
+
+if [ "$EXP_ASSERT" = 1 ]; then
+	check "dm-ioband dd1 share ${ib1:-?} within 2 of 66.7" within "${ib1:-0}" 66.7 2
+	check "dm-ioband dd2 share ${ib2:-?} within 2 of 33.3" within "${ib2:-0}" 33.3 2
+fi
+finish
