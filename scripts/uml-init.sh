@@ -14,9 +14,18 @@ ln -sfn /proc/self/fd/1 /dev/stdout
 ln -sfn /proc/self/fd/2 /dev/stderr
 mkdir -p /dev/pts /dev/shm
 mount -t devpts devpts /dev/pts
+# Private tmpfs over /run, /tmp and /var/tmp, so that the host's are not
+# touched.  The project itself may live under one of them (CI clones
+# anywhere): keep it visible through a bind mount.
+mkdir -p /dev/ioband-top
+mount --bind "$IOBAND_TOP" /dev/ioband-top
 for d in /dev/shm /run /tmp /var/tmp; do
 	mount -t tmpfs tmpfs "$d"
 done
+if [ ! -d "$IOBAND_TOP/scripts" ]; then
+	mkdir -p "$IOBAND_TOP"
+	mount --bind /dev/ioband-top "$IOBAND_TOP"
+fi
 mount -t cgroup2 cgroup2 /sys/fs/cgroup
 mount -t configfs configfs /sys/kernel/config
 mount -t debugfs debugfs /sys/kernel/debug
