@@ -49,10 +49,11 @@ held=0
 for i in 1 2; do
 	set -- $($DMSETUP status ioband$i)
 	ios=$((ios + $6 + $9))
-	held=$((held + $7 + $10))
+	held=$((held + $7 + ${10}))
 done
 log "# trace: $holds holds, $dispatches dispatches, $completes completions, $periods periods"
 log "# status: $ios bios, $held held"
+for i in 1 2; do log "# $($DMSETUP status ioband$i)"; done
 check "trace buffer did not overflow" sh -c "! grep -q 'LOST' $T/trace"
 check "hold events = held bios in status ($holds = $held)" test "$holds" = "$held"
 check "dispatch events = bios in status ($dispatches = $ios)" test "$dispatches" = "$ios"
@@ -62,9 +63,16 @@ check "period events" test "$periods" -gt 0
 grep -m1 " dm_ioband_hold: " $T/trace
 grep -m1 " dm_ioband_period: " $T/trace
 
-(cd /tmp/bt && blkparse -i dm-0 -i dm-1 -o /tmp/bt/parsed >/dev/null 2>&1)
-check "blkparse shows the hold messages" grep -q "ioband 1 hold" /tmp/bt/parsed
-check "blkparse shows the issue messages" grep -q "ioband 1 issue" /tmp/bt/parsed
-check "next to the block layer's events" grep -q -E " [QC] +[RW]" /tmp/bt/parsed
-grep -m2 "ioband 1 " /tmp/bt/parsed
+# Debian 12's blkparse (1.2.0) drops every note message of a kernel built
+# with CONFIG_BLK_CGROUP (they carry a cgroup id it does not know):
+# scripts/blkparse-notes.py reads them; use blkparse where it shows them.
+python3 "$GTOP/scripts/blkparse-notes.py" /tmp/bt/dm-0.blktrace.* \
+	/tmp/bt/dm-1.blktrace.* >/tmp/bt/parsed
+if blkparse -i /tmp/bt/dm-0 2>/dev/null | grep -q "ioband 1 hold"; then
+	log "# (this blkparse shows the messages too)"
+fi
+check "the trace shows the hold messages" grep -q "ioband 1 hold" /tmp/bt/parsed
+check "the trace shows the issue messages" grep -q "ioband 1 issue" /tmp/bt/parsed
+check "next to the block layer's events" grep -q -E "  [QC] +[RW]" /tmp/bt/parsed
+grep -m1 -B2 -A3 "ioband 1 issue" /tmp/bt/parsed
 finish
