@@ -79,22 +79,30 @@ exp_disk_desc() {
 	echo "UML null_blk, $(cat $q/hw_queue_depth) tag(s) x $(($(cat $q/completion_nsec) / 1000)) us"
 }
 
-# exp_fio <json> <jobfile> [VAR=value...]: run a job file, JSON output.
+# exp_fio <json> <jobfile> [VAR=value...]: run a job file, JSON output;
+# SECTION=<name> runs that job of the file alone.
 exp_fio() {
 	local json=$1 job=$2
 	shift 2
+	local sect=()
+	case " $* " in *" SECTION="*)
+		sect=(--section="$(printf '%s\n' "$@" | sed -n 's/^SECTION=//p')") ;;
+	esac
 	env "$@" JOIN="$GTOP/scripts/lib/fio-join-cgroup.sh" \
-		fio --output-format=json --output="$json" "$GTOP/fio-jobs/$job"
+		fio "${sect[@]}" --output-format=json --output="$json" \
+		"$GTOP/fio-jobs/$job"
 }
 
-# exp_jobs <json>: "name read_ios write_ios read_kib write_kib" per job.
+# exp_jobs <json>: "name read_ios write_ios read_kib write_kib runtime_ms"
+# per job (the runtime includes waiting for the last I/Os, which a
+# throttled job can make longer than --runtime).
 exp_jobs() {
 	python3 - "$1" <<'PY'
 import json, sys
 for job in json.load(open(sys.argv[1]))["jobs"]:
     r, w = job["read"], job["write"]
     print(job["jobname"], r["total_ios"], w["total_ios"],
-          r["io_kbytes"], w["io_kbytes"])
+          r["io_kbytes"], w["io_kbytes"], max(r["runtime"], w["runtime"]))
 PY
 }
 
@@ -143,7 +151,7 @@ exp_plot() {
 		plots="$plots${plots:+, }'$f' using (\$1/1000):(\$2/1024) with lines title '$(basename "$f" .log)'"
 	done
 	gnuplot <<EOF 2>/dev/null
-set terminal png size 900,420
+set terminal png size 900,420 noenhanced
 set output '$png'
 set title '$title'
 set xlabel 'time (s)'

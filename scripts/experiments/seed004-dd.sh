@@ -41,7 +41,7 @@ for k in range(n):
     s = 100.0 * sa / (sa + sb) if sa + sb else 0
     ok.append(abs(s - 200 / 3) <= 200 / 3 * 0.05)
 last_bad = max([k for k in range(n) if not ok[k]], default=-1)
-print("%.1f" % ((last_bad + 1) / 10.0) if last_bad < n - 1 else "never")
+print("%.1f s" % ((last_bad + 1) / 10.0) if last_bad < n - 1 else "never")
 PY
 }
 
@@ -54,7 +54,7 @@ run() {
 	exp_row "$c" "$EXP_OUT/seed004-dd-$c.json" dd1 dd2
 	conv=$(converge "$EXP_OUT/seed004-dd-$c/dd1_bw.1.log" \
 		"$EXP_OUT/seed004-dd-$c/dd2_bw.2.log")
-	printf '|   shares within 5 %% of 2:1 (1 s window) after: %s s\n' "$conv"
+	printf "|   shares within 5 %% of 2:1 (1 s window) after: %s\n" "$conv"
 	exp_plot "$EXP_OUT/seed004-dd-$c.png" "seed 004: one dd per group, 2:1, $c" \
 		"$EXP_OUT/seed004-dd-$c/dd1_bw.1.log" "$EXP_OUT/seed004-dd-$c/dd2_bw.2.log"
 }

@@ -9,7 +9,7 @@
 #
 # ext4 on the device under test; the reader reads a 256 MiB file through
 # the page cache, each writer writes its own file through it (memory.max
-# of the writers' cgroup 192 MiB, so their pages are written back while
+# of the writers' cgroup 256 MiB, so their pages are written back while
 # they write).  Sectors are counted per cgroup from io.stat of the disk
 # below (the same for every controller).
 # --assert: with dm-ioband the reader keeps at least 40 % of the sectors
@@ -29,12 +29,12 @@ while [ $# -gt 0 ]; do
 done
 
 # 16 KiB requests: the disk, not UML's page cache, is the bottleneck.
-exp_disk 1 memory_backed=1 size=1024 max_sectors=32 || exit 1
+exp_disk 1 memory_backed=1 size=768 max_sectors=32 || exit 1
 cg_setup
 cg_make ioband-exp/r
 cg_make ioband-exp/w
 echo "+io +memory" >/sys/fs/cgroup/ioband-exp/cgroup.subtree_control
-echo 192M >/sys/fs/cgroup/ioband-exp/w/memory.max
+echo 256M >/sys/fs/cgroup/ioband-exp/w/memory.max
 devno=$(cat "/sys/block/$(basename "$(readlink -f "$DISK")")/dev")
 
 # sectors_of <cgroup>: sectors read and written on the disk so far.

@@ -1,0 +1,111 @@
+#!/bin/bash
+# Floors and ceilings together with weights (policy range-bw and the
+# min=/max= limits), on three band devices of one device group on a
+# 2,000 IOPS disk, 4 KiB random reads with 32 in flight on each:
+#   1. ceilings alone: max=64kbps, then max=400iops, then 40 % of the
+#      disk in KB/s: each within 2 % of its ceiling;
+#   2. floors of 30/20/10 % of the disk (min=<n>iops) with weights 10/100/
+#      100: each gets at least its floor, and what is above the floors
+#      splits by weight within 2 points;
+#   3. the 30 % group idles: the others use what it leaves (total at least
+#      95 % of the disk).
+# --assert turns these into checks.
+. "$(dirname "$0")/../lib/guest.sh"
+. "$(dirname "$0")/lib.sh"
+
+exp_parse "$@"
+exp_disk 3 || exit 1
+for i in 1 2 3; do
+	dm_create "ioband$i" "0 $(sectors "${PART[$i]}") ioband ${PART[$i]} 1 0 0 none weight 0 :100" ||
+		exit 1
+done
+rt=$EXP_RUNTIME
+
+# run <tag> <dev1> <dev2> <dev3> [fio args]: one fio run; sets R_IOS[1..3]
+# (I/Os per second) and R_KIB[1..3] (KiB/s), over each job's runtime.
+run() {
+	local tag=$1 n r w rk wk ms i=0
+	shift
+	exp_fio "$EXP_OUT/range-$tag.json" range-bw.fio DEV1="$1" DEV2="$2" \
+		DEV3="$3" RUNTIME="$rt" "${@:4}" >/dev/null || return 1
+	R_IOS=()
+	R_KIB=()
+	while read -r n r w rk wk ms; do
+		i=${n#g}
+		R_IOS[$i]=$(awk -v a=$((r + w)) -v t="$ms" 'BEGIN { printf "%.1f", 1000 * a / t }')
+		R_KIB[$i]=$(awk -v a=$((rk + wk)) -v t="$ms" 'BEGIN { printf "%.1f", 1000 * a / t }')
+	done < <(exp_jobs "$EXP_OUT/range-$tag.json")
+}
+sum3() { awk -v a="$1" -v b="$2" -v c="$3" 'BEGIN { printf "%d", a + b + c }'; }
+pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", 100 * a / b }'; }
+msg() { $DMSETUP message "$@"; }
+
+log ""
+log "Floors and ceilings, $(exp_disk_desc), ${rt}s per run"
+# Capacity: all three flooding, no limits.
+run cap /dev/mapper/ioband1 /dev/mapper/ioband2 /dev/mapper/ioband3 || exit 1
+cap=$(sum3 "${R_IOS[1]}" "${R_IOS[2]}" "${R_IOS[3]}")
+log "capacity, no limits: $cap IOPS"
+
+log "1. ceilings (the group alone)"
+printf '| %-20s | %12s | %12s | %7s |\n' ceiling "measured" "ceiling" "of it"
+ceil() {
+	local spec=$1 unit=$2 want=$3 got
+	msg ioband1 0 limits default "$spec"
+	run "ceil-$spec" /dev/mapper/ioband1 /dev/mapper/ioband2 /dev/mapper/ioband3 \
+		SECTION=g1 || return 1
+	if [ "$unit" = kbps ]; then got=${R_KIB[1]}; else got=${R_IOS[1]}; fi
+	printf '| %-20s | %7s %s | %7s %s | %6s%% |\n' "$spec" "$got" "$unit" "$want" "$unit" "$(pct "$got" "$want")"
+	[ "$EXP_ASSERT" = 1 ] && check "ceiling $spec holds within 2 % ($got)" within "$(pct "$got" "$want")" 100 2
+}
+ceil max=64kbps kbps 64
+ceil max=400iops iops 400
+big=$((cap * 4 * 60 / 100))
+ceil "max=${big}kbps" kbps "$big"
+msg ioband1 0 limits default none
+
+log "2. floors 30/20/10 % of $cap IOPS, weights 10/100/100"
+f1=$((cap * 30 / 100)) f2=$((cap * 20 / 100)) f3=$((cap * 10 / 100))
+msg ioband1 0 weight "10,min=${f1}iops"
+msg ioband2 0 weight "100,min=${f2}iops"
+msg ioband3 0 weight "100,min=${f3}iops"
+for i in 1 2 3; do log "   table ioband$i: $($DMSETUP table ioband$i | cut -d' ' -f5-)"; done
+run floors /dev/mapper/ioband1 /dev/mapper/ioband2 /dev/mapper/ioband3 || exit 1
+tot=$(sum3 "${R_IOS[1]}" "${R_IOS[2]}" "${R_IOS[3]}")
+above=$((tot - f1 - f2 - f3))
+printf '| %-6s | %6s | %6s | %9s | %9s | %12s | %12s |\n' group weight floor "measured" "of floor" "above floor" "weight share"
+i=0
+for spec in "10 $f1" "100 $f2" "100 $f3"; do
+	i=$((i + 1))
+	set -- $spec
+	got=${R_IOS[i]%.*}
+	share_above=$(pct $((got - $2)) "$above")
+	want_above=$(pct "$1" 210)
+	printf '| %-6s | %6s | %6s | %5s IOPS | %8s%% | %11s%% | %11s%% |\n' \
+		"g$i" "$1" "$2" "$got" "$(pct "$got" "$2")" "$share_above" "$want_above"
+	if [ "$EXP_ASSERT" = 1 ]; then
+		check "g$i gets at least its floor ($got >= $2 IOPS, 1 point)" \
+			at_least "$got" "$(awk -v f="$2" -v c="$cap" 'BEGIN { print f - c / 100 }')"
+		check "g$i's part above the floors $share_above % within 2 of $want_above" \
+			within "$share_above" "$want_above" 2
+	fi
+done
+log "   total $tot IOPS; show: $(msg ioband1 0 show)"
+
+log "3. the 30 % group idles"
+run idle /dev/mapper/ioband2 /dev/mapper/ioband3 /dev/mapper/ioband3 || exit 1
+tot=$(sum3 "${R_IOS[1]}" "${R_IOS[2]}" "${R_IOS[3]}")
+log "   the two others: $tot IOPS ($(pct "$tot" "$cap") % of the capacity)"
+[ "$EXP_ASSERT" = 1 ] && check "the idle group's floor goes to the others ($tot of $cap)" \
+	at_least "$tot" "$(awk -v c="$cap" 'BEGIN { print 0.95 * c }')"
+
+log "4. floors adding up to 150 %: reported"
+for i in 1 2 3; do msg ioband$i 0 limits default "min=$((cap / 2))iops"; done
+run over /dev/mapper/ioband1 /dev/mapper/ioband2 /dev/mapper/ioband3 || exit 1
+sh=$(msg ioband1 0 show)
+log "   show: $sh"
+n=$(echo "$sh" | sed -n 's/.*overcommitted_periods=\([0-9]*\).*/\1/p')
+[ "$EXP_ASSERT" = 1 ] && check "overcommitted floors are reported ($n periods)" test "${n:-0}" -gt 0
+dmesg | grep -m1 "floors add up" | sed 's/^/   kernel: /'
+for i in 1 2 3; do msg ioband$i 0 limits default none; done
+finish
