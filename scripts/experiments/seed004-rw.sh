@@ -54,7 +54,7 @@ run() {
 	cg_run ioband-exp/r dd if=/dev/zero of=/mnt/exp/rfile bs=1M count=256 \
 		2>/dev/null
 	for i in 1 2 3 4 5 6 7; do
-		cg_run ioband-exp/w fallocate -l 96M "/mnt/exp/w$i"
+		cg_run ioband-exp/w fallocate -l 48M "/mnt/exp/w$i"
 	done
 	sync
 	for n in $writers; do
