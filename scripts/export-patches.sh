@@ -54,5 +54,10 @@ for f in "$tmp"/stat/*.patch; do
 done
 cat -s "$tmp/series" >"$TOP/series"
 say "exported $(ls "$TOP"/patches/*.patch | wc -l) patches"
+# Readable copies of what the series adds, for people browsing the repo.
+cp "$TREE/Documentation/admin-guide/device-mapper/dm-ioband.rst" \
+	"$TOP/Documentation/dm-ioband.rst"
+awk '/^DEVICE-MAPPER IOBAND TARGET$/ { p = 1 } p && /^$/ { exit } p' \
+	"$TREE/MAINTAINERS" >"$TOP/MAINTAINERS-snippet"
 # Record the tree as matching the new patches.
 "$TOP/scripts/prepare-tree.sh" --stamp-only
