@@ -5,12 +5,12 @@
 # results/README.md, the summary the top README links to.  Raw fio
 # output and logs stay in build/bench/.
 #
-#   BENCH_RUNTIME=60 make bench     the seeds' 60 s runs (default 30 s)
+#   BENCH_RUNTIME=60 make bench     the seeds' 60 s runs (default 20 s)
 #   BENCH_ONLY="seed001-vm" ...     a subset
 set -u
 . "$(dirname "$0")/lib/common.sh"
 
-rt=${BENCH_RUNTIME:-30}
+rt=${BENCH_RUNTIME:-20}
 res=$TOP/results
 raw=$BUILD/bench
 mkdir -p "$res" "$raw"
@@ -27,6 +27,7 @@ experiments=(
 	"seed004-rw|seed004-rw.sh"
 	"cgroup-direct|cgroup-shares.sh direct"
 	"cgroup-buffered|cgroup-shares.sh buffered"
+	"range-bw|range-bw.sh"
 )
 
 failed=0
