@@ -43,10 +43,11 @@ for e in "${experiments[@]}"; do
 	say "$name ($(date +%T))"
 	rm -rf "${raw:?}/$name"
 	mkdir -p "$raw/$name"
+	case " $args " in *" --runtime "*) ;; *) args="$args --runtime $rt" ;; esac
 	# shellcheck disable=SC2086
 	IOBAND_RUN_DIR=$raw/$name/run "$TOP/scripts/uml-run.sh" -k perf -v \
 		-m 1536M -t 3600 "$TOP/scripts/experiments/$script" $args \
-		--runtime "$rt" --out "$raw/$name" || failed=$((failed + 1))
+		--out "$raw/$name" || failed=$((failed + 1))
 	grep -v -E '^(ok|not ok|checks:) ' "$raw/$name/run/output" \
 		>"$res/$name.txt"
 	cp "$raw/$name"/*.png "$res/" 2>/dev/null
