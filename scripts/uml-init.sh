@@ -32,7 +32,10 @@ mount -t debugfs debugfs /sys/kernel/debug
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 mkdir -p /run/lock /dev/mapper
 
-cd "$IOBAND_TOP" || exit 1
+# Tests name their files by absolute path; what fio leaves in its working
+# directory (prerun output, verify state) goes to the guest's tmpfs.
+[ -d "$IOBAND_TOP/scripts" ] || exit 1
+cd /tmp || exit 1
 mapfile -t args <"$IOBAND_OUT/args"
 echo "=== guest: running $IOBAND_TEST ${args[*]}"
 bash "$IOBAND_TEST" "${args[@]}" > >(tee "$IOBAND_OUT/output") 2>&1
