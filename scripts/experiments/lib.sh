@@ -198,3 +198,22 @@ exp_header() {
 	printf '%s %7s |\n' "$line" total
 	printf '%s\n' "$wl"
 }
+
+# exp_peers <function> <cgroup:weight>...: for iocost and then BFQ (each
+# if wanted), set the peer on DISK with these weights, call
+# "<function> <label>" (label "iocost" or "BFQ"), and take the peer off.
+exp_peers() {
+	local fn=$1 p label
+	shift
+	for p in iocost bfq; do
+		exp_want "$p" || continue
+		label=iocost
+		[ "$p" = bfq ] && label=BFQ
+		if "peer_$p" "$@"; then
+			"$fn" "$label"
+			"peer_${p}_off"
+		else
+			log "| $label: cannot be set on $DISK"
+		fi
+	done
+}

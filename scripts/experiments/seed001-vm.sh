@@ -54,24 +54,11 @@ if exp_want ioband; then
 	ib2=${ROW_SHARE[2]}
 	$DMSETUP remove ioband1 && $DMSETUP remove ioband2
 fi
-if exp_want iocost; then
-	if peer_iocost ioband-exp/vm1:800 ioband-exp/vm2:200; then
-		load iocost "${PART[1]}" "${PART[2]}" &&
-			exp_row "iocost (disk)" "$EXP_OUT/seed001-iocost.json" vm1 vm2
-		peer_iocost_off
-	else
-		log "| iocost: cannot be set on $DISK"
-	fi
-fi
-if exp_want bfq; then
-	if peer_bfq ioband-exp/vm1:800 ioband-exp/vm2:200; then
-		load bfq "${PART[1]}" "${PART[2]}" &&
-			exp_row "BFQ (disk)" "$EXP_OUT/seed001-bfq.json" vm1 vm2
-		peer_bfq_off
-	else
-		log "| BFQ: cannot be set on $DISK"
-	fi
-fi
+peer_run() {
+	load "${1,,}" "${PART[1]}" "${PART[2]}" &&
+		exp_row "$1 (disk)" "$EXP_OUT/seed001-${1,,}.json" vm1 vm2
+}
+exp_peers peer_run ioband-exp/vm1:800 ioband-exp/vm2:200
 log "seed (2008, KVM): 4397/2902 I/Os = 60.2/39.8 %; run locally 80.6/19.4 %"
 
 if [ "$EXP_ASSERT" = 1 ]; then

@@ -90,22 +90,8 @@ if exp_want ioband; then
 	ib2=$(awk -v s="$st" 'BEGIN { printf "%.1f", 100 - s }')
 	$DMSETUP remove ioband1 && $DMSETUP remove ioband2
 fi
-if exp_want iocost; then
-	if peer_iocost ioband-exp/dd1:200 ioband-exp/dd2:100; then
-		run iocost "${PART[1]}" "${PART[2]}"
-		peer_iocost_off
-	else
-		log "| iocost: cannot be set on $DISK"
-	fi
-fi
-if exp_want bfq; then
-	if peer_bfq ioband-exp/dd1:200 ioband-exp/dd2:100; then
-		run BFQ "${PART[1]}" "${PART[2]}"
-		peer_bfq_off
-	else
-		log "| BFQ: cannot be set on $DISK"
-	fi
-fi
+peer_run() { run "$1" "${PART[1]}" "${PART[2]}"; }
+exp_peers peer_run ioband-exp/dd1:200 ioband-exp/dd2:100
 log "seed (2009, dm-ioband 1.x): one dd per group lost its share; 4 dd each: over 20 s to approach it"
 
 if [ "$EXP_ASSERT" = 1 ]; then

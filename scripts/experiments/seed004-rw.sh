@@ -98,22 +98,8 @@ if exp_want ioband; then
 	run dm-ioband /dev/mapper/ioband1
 	$DMSETUP remove ioband1
 fi
-if exp_want iocost; then
-	if peer_iocost ioband-exp/r:100 ioband-exp/w:100; then
-		run iocost "${PART[1]}"
-		peer_iocost_off
-	else
-		log "| iocost: cannot be set on $DISK"
-	fi
-fi
-if exp_want bfq; then
-	if peer_bfq ioband-exp/r:100 ioband-exp/w:100; then
-		run BFQ "${PART[1]}"
-		peer_bfq_off
-	else
-		log "| BFQ: cannot be set on $DISK"
-	fi
-fi
+peer_run() { run "$1" "${PART[1]}"; }
+exp_peers peer_run ioband-exp/r:100 ioband-exp/w:100
 log "seed (2009, 20 s, dm-ioband 1.x): reader 1,673,656 sectors alone; 282,624-535,056 with 1-7 writers; total 0.68-0.97 M"
 
 if [ "$EXP_ASSERT" = 1 ]; then
