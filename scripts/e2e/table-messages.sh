@@ -110,8 +110,10 @@ dd if=/dev/mapper/ioband1 of=/dev/null bs=4k count=16 iflag=direct 2>/dev/null
 check "counters count" test "$($DMSETUP status ioband1 | awk '{ print $6 }')" -gt 0
 msg reset
 check "reset zeroes them" test "$($DMSETUP status ioband1 | awk '{ print $6 + $9 }')" = 0
-out=$(msg show)
+out=$(msg show | head -1)
 check "show: $out" sh -c "echo '$out' | grep -q 'device_group=7 io_limit='"
+n=$(msg show | grep -c '^group=default weight=')
+check "show: a line for the default group ($n)" test "$n" = 1
 
 check "remove" $DMSETUP remove ioband1
 finish
