@@ -26,7 +26,7 @@ experiments=(
 	"seed004-dd|seed004-dd.sh"
 	"seed004-rw|seed004-rw.sh"
 	"cgroup-direct|cgroup-shares.sh direct"
-	"cgroup-buffered|cgroup-shares.sh buffered --runtime 4"
+	"cgroup-buffered|cgroup-shares.sh buffered --runtime 5"
 	"range-bw|range-bw.sh"
 )
 

@@ -133,6 +133,8 @@ step shares:seed000-test1 "$TOP/scripts/uml-run.sh" -k perf \
 	"$TOP/scripts/experiments/seed000-test1.sh" --runtime 15 --assert
 step shares:cgroup-direct "$TOP/scripts/uml-run.sh" -k perf \
 	"$TOP/scripts/experiments/cgroup-shares.sh" direct --runtime 10 --assert
+step shares:cgroup-buffered "$TOP/scripts/uml-run.sh" -k perf \
+	"$TOP/scripts/experiments/cgroup-shares.sh" buffered --runtime 5 --assert
 step shares:seed001-vm "$TOP/scripts/uml-run.sh" -k perf \
 	"$TOP/scripts/experiments/seed001-vm.sh" --runtime 10 --peers none,ioband --assert
 step shares:seed004-dd "$TOP/scripts/uml-run.sh" -k perf \

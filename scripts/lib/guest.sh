@@ -32,14 +32,21 @@ check() {
 	fi
 }
 
+# is_number <value>: a decimal number (not empty, not nan).
+is_number() { printf '%s' "$1" | grep -Eq '^-?[0-9]+(\.[0-9]+)?$'; }
+
 # within <value> <target> <tolerance>: |value - target| <= tolerance.
 within() {
+	is_number "$1" || return 1
 	awk -v v="$1" -v t="$2" -v tol="$3" \
 		'BEGIN { d = v - t; if (d < 0) d = -d; exit !(d <= tol) }'
 }
 
 # at_least <value> <minimum>
-at_least() { awk -v v="$1" -v m="$2" 'BEGIN { exit !(v >= m) }'; }
+at_least() {
+	is_number "$1" || return 1
+	awk -v v="$1" -v m="$2" 'BEGIN { exit !(v >= m) }'
+}
 
 finish() {
 	log "checks: $CHECKS_PASSED passed, $CHECKS_FAILED failed"
