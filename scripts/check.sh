@@ -139,6 +139,8 @@ step shares:seed001-vm "$TOP/scripts/uml-run.sh" -k perf \
 	"$TOP/scripts/experiments/seed001-vm.sh" --runtime 10 --peers none,ioband --assert
 step shares:seed004-dd "$TOP/scripts/uml-run.sh" -k perf \
 	"$TOP/scripts/experiments/seed004-dd.sh" --runtime 10 --peers none,ioband --assert
+step shares:seed004-rw "$TOP/scripts/uml-run.sh" -k perf -t 600 \
+	"$TOP/scripts/experiments/seed004-rw.sh" --runtime 10 --peers ioband --writers "1 4" --assert
 step shares:range-bw "$TOP/scripts/uml-run.sh" -k perf \
 	"$TOP/scripts/experiments/range-bw.sh" --runtime 15 --assert
 

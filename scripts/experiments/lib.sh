@@ -130,6 +130,9 @@ peer_bfq() {
 	local q c
 	q=/sys/block/$(basename "$(readlink -f "$DISK")")/queue/scheduler
 	echo bfq >"$q" || return 1
+	# BFQ_LOW_LATENCY, BFQ_SLICE_IDLE: try BFQ with other settings
+	[ -n "${BFQ_LOW_LATENCY:-}" ] && echo "$BFQ_LOW_LATENCY" >"${q%/scheduler}/iosched/low_latency"
+	[ -n "${BFQ_SLICE_IDLE:-}" ] && echo "$BFQ_SLICE_IDLE" >"${q%/scheduler}/iosched/slice_idle"
 	for c in "$@"; do
 		echo "${c##*:}" >"/sys/fs/cgroup/${c%:*}/io.bfq.weight" || return 1
 	done
