@@ -77,6 +77,9 @@ log "# written back: /A $wa, B $wb, default (journal, metadata) $wd sectors"
 check "writeback of /A/child's 24 MiB counts to /A" at_least "$wa" 49152
 check "writeback of B's 8 MiB counts to B" at_least "$wb" 16384
 check "... and not more than a little metadata" test "$wb" -lt 24576
+sh=$($DMSETUP message ioband1 0 show)
+check "show names the groups by path and by id" sh -c \
+	"echo '$sh' | grep -q '^group=/A weight=80' && echo '$sh' | grep -q '^group=$bid weight=20'"
 umount /mnt/t
 
 # 3. Detach by path and by id.
