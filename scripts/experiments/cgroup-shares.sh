@@ -88,10 +88,7 @@ buffered)
 	# Written bytes of each cgroup on the disk below (io.stat): what the
 	# disk did for it.  The band device's status counts bios as they
 	# arrive, held ones included, so it shows attribution, not service.
-	devno=$(cat "/sys/block/$(basename "$(readlink -f "$disk")")/dev")
-	wsec() { awk -v d="$devno" '$1 == d { for (i = 2; i <= NF; i++) {
-		split($i, kv, "="); if (kv[1] == "wbytes") w = kv[2] } }
-		END { printf "%d\n", w / 512 }' "/sys/fs/cgroup/jobs/$1/io.stat"; }
+	wsec() { cg_disk_sectors "jobs/$1" "$disk" | cut -d' ' -f2; }
 	$DMSETUP message ioband1 0 reset
 	a0=$(wsec a) b0=$(wsec b)
 	sync &

@@ -68,6 +68,19 @@ exp_disk() {
 	done
 }
 
+# exp_bands "<table args>" <weight>...: band devices ioband1, ioband2...
+# on PART[1], PART[2]..., one per weight; <table args> go between the
+# device and the default group's share (e.g. "1 0 0 none weight 0").
+exp_bands() {
+	local args=$1 i=0 w
+	shift
+	for w in "$@"; do
+		i=$((i + 1))
+		dm_create "ioband$i" "0 $(sectors "${PART[$i]}") ioband ${PART[$i]} $args :$w" ||
+			return 1
+	done
+}
+
 # exp_disk_desc: one line saying what the disk is.
 exp_disk_desc() {
 	local q

@@ -16,10 +16,7 @@
 
 exp_parse "$@"
 exp_disk 3 || exit 1
-for i in 1 2 3; do
-	dm_create "ioband$i" "0 $(sectors "${PART[$i]}") ioband ${PART[$i]} 1 0 0 none weight 0 :100" ||
-		exit 1
-done
+exp_bands "1 0 0 none weight 0" 100 100 100 || exit 1
 rt=$EXP_RUNTIME
 
 # run <tag> <dev1> <dev2> <dev3> [fio args]: one fio run; sets R_IOS[1..3]

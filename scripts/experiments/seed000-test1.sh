@@ -60,10 +60,7 @@ for i in 1 2 3; do
 	base_total=$((base_total + r + w))
 done
 
-for i in 1 2 3; do
-	dm_create "ioband$i" "0 $(sectors "${PART[$i]}") ioband ${PART[$i]} 1 ${IO_THROTTLE:-0} $io_limit none weight 0 :${weights[$((i - 1))]}" ||
-		exit 1
-done
+exp_bands "1 ${IO_THROTTLE:-0} $io_limit none weight 0" "${weights[@]}" || exit 1
 [ -n "${IDLE_WINDOW:-}" ] && $DMSETUP message ioband1 0 idle_window "$IDLE_WINDOW"
 log "# dm-ioband: ioband1-3 in device group 1, weights 40/20/10, ${runtime}s"
 # Count from the band devices' own status over the measured run.

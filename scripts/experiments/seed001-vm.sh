@@ -44,10 +44,7 @@ if exp_want none; then
 		exp_row "none" "$EXP_OUT/seed001-none.json" vm1 vm2
 fi
 if exp_want ioband; then
-	for i in 1 2; do
-		dm_create "ioband$i" "0 $(sectors "${PART[$i]}") ioband ${PART[$i]} 1 0 0 none weight 0 :$((i == 1 ? 80 : 20))" ||
-			exit 1
-	done
+	exp_bands "1 0 0 none weight 0" 80 20 || exit 1
 	load ioband /dev/mapper/ioband1 /dev/mapper/ioband2 &&
 		exp_row "dm-ioband" "$EXP_OUT/seed001-ioband.json" vm1 vm2
 	ib1=${ROW_SHARE[1]}

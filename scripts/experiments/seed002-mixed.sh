@@ -10,10 +10,7 @@
 
 exp_parse "$@"
 exp_disk 3 || exit 1
-for i in 1 2 3; do
-	dm_create "ioband$i" "0 $(sectors "${PART[$i]}") ioband ${PART[$i]} 1 0 0 none weight 0 :$((i == 1 ? 40 : i == 2 ? 20 : 10))" ||
-		exit 1
-done
+exp_bands "1 0 0 none weight 0" 40 20 10 || exit 1
 
 shares=()
 for t in "1 read read read" "2 write write write" "3 read read write"; do

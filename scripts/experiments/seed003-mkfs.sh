@@ -38,10 +38,7 @@ read -r a b < <(two_mkfs "${PART[1]}" "${PART[2]}")
 base=$(awk -v a="$a" -v b="$b" 'BEGIN { print (a + b) / 2 }')
 row "bare partitions" "$a" "$b"
 for pol in weight weight-iosize; do
-	for i in 1 2; do
-		dm_create "ioband$i" "0 $(sectors "${PART[$i]}") ioband ${PART[$i]} 1 0 0 none $pol 0 :100" ||
-			exit 1
-	done
+	exp_bands "1 0 0 none $pol 0" 100 100 || exit 1
 	read -r a b < <(two_mkfs /dev/mapper/ioband1 /dev/mapper/ioband2)
 	row "dm-ioband, $pol" "$a" "$b"
 	[ $pol = weight ] && apart=$(awk -v a="$a" -v b="$b" 'BEGIN { d = a - b; if (d < 0) d = -d; m = a > b ? a : b; printf "%.1f", 100 * d / m }')

@@ -82,9 +82,7 @@ if exp_want none; then
 	run none "${PART[1]}" "${PART[2]}"
 fi
 if exp_want ioband; then
-	dm_create ioband1 "0 $(sectors "${PART[1]}") ioband ${PART[1]} 1 0 0 none weight 0 :200" &&
-		dm_create ioband2 "0 $(sectors "${PART[2]}") ioband ${PART[2]} 1 0 0 none weight 0 :100" ||
-		exit 1
+	exp_bands "1 0 0 none weight 0" 200 100 || exit 1
 	run dm-ioband /dev/mapper/ioband1 /dev/mapper/ioband2
 	ib1=$st
 	ib2=$(awk -v s="$st" 'BEGIN { printf "%.1f", 100 - s }')

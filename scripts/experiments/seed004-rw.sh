@@ -35,16 +35,9 @@ cg_make ioband-exp/r
 cg_make ioband-exp/w
 echo "+io +memory" >/sys/fs/cgroup/ioband-exp/cgroup.subtree_control
 echo 256M >/sys/fs/cgroup/ioband-exp/w/memory.max
-devno=$(cat "/sys/block/$(basename "$(readlink -f "$DISK")")/dev")
 
 # sectors_of <cgroup>: sectors read and written on the disk so far.
-sectors_of() {
-	awk -v d="$devno" '$1 == d {
-		for (i = 2; i <= NF; i++) { split($i, kv, "=");
-			if (kv[1] == "rbytes") r = kv[2]; if (kv[1] == "wbytes") w = kv[2] }
-		printf "%d %d\n", r / 512, w / 512 }' \
-		"/sys/fs/cgroup/ioband-exp/$1/io.stat"
-}
+sectors_of() { cg_disk_sectors "ioband-exp/$1" "$DISK"; }
 
 # run <controller> <device>: the N-writer rounds on ext4 on <device>.
 run() {

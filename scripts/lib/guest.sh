@@ -136,6 +136,20 @@ cg_run() {
 		"/sys/fs/cgroup/$cg" "$@"
 }
 
+# cg_disk_sectors <path> <disk>: "<read> <written>" sectors that cgroup
+# <path> has submitted to block device <disk> so far (its io.stat), "0 0"
+# if none.
+cg_disk_sectors() {
+	local devno
+	devno=$(cat "/sys/block/$(basename "$(readlink -f "$2")")/dev") ||
+		return 1
+	awk -v d="$devno" '$1 == d { for (i = 2; i <= NF; i++) {
+		split($i, kv, "="); if (kv[1] == "rbytes") r = kv[2]
+		if (kv[1] == "wbytes") w = kv[2] } }
+		END { printf "%d %d\n", r / 512, w / 512 }' \
+		"/sys/fs/cgroup/$1/io.stat"
+}
+
 cg_remove_all() {
 	local c d
 	for c in "${MADE_CG[@]}"; do
