@@ -32,11 +32,13 @@ done
 log "| iocost, BFQ: not applicable: they weigh cgroups, not partitions"
 log "seed (2008, CFQ-based cgroup controllers): test #3, the writer took 59-88 % whatever its priority"
 
+# shares_ok <s1> <s2> <s3>: each within 1 point of 40/20/10.
+shares_ok() { within "$1" 57.1 1 && within "$2" 28.6 1 && within "$3" 14.3 1; }
 if [ "$EXP_ASSERT" = 1 ]; then
 	for s in "${shares[@]}"; do
 		set -- $s
-		check "test #$1: shares $2/$3/$4 within 1 of 57.1/28.6/14.3" sh -c \
-			"$(declare -f within); within $2 57.1 1 && within $3 28.6 1 && within $4 14.3 1"
+		check "test #$1: shares $2/$3/$4 within 1 of 57.1/28.6/14.3" \
+			shares_ok "$2" "$3" "$4"
 	done
 fi
 finish
