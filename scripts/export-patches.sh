@@ -33,6 +33,21 @@ git -C "$TREE" format-patch -q --zero-commit --signature=dm-ioband --no-numbered
 	-o "$tmp/stat" base..HEAD
 
 rm -f "$TOP"/patches/*.patch
+# The cover letter: git's, with the subject and text of
+# Documentation/cover-letter.txt (first line: the subject).
+git -C "$TREE" format-patch -q --zero-commit --signature=dm-ioband \
+	--cover-letter -o "$tmp/cover" base..HEAD
+python3 - "$tmp"/cover/0000-cover-letter.patch \
+	"$TOP/Documentation/cover-letter.txt" \
+	"$TOP/patches/0000-cover-letter.patch" <<'PY'
+import sys
+cover, text, out = sys.argv[1:]
+subject, blurb = open(text).read().split("\n===BLURB===\n", 1)
+c = open(cover).read()
+c = c.replace("*** SUBJECT HERE ***", subject.strip())
+c = c.replace("*** BLURB HERE ***", blurb.rstrip())
+open(out, "w").write(c)
+PY
 {
 	echo "#: dm-ioband patch series for Linux $KSRC_VERSION"
 	echo "#: (Debian $KSRC_PKG $KSRC_PKG_VERSION).  Written by"
@@ -53,7 +68,7 @@ for f in "$tmp"/stat/*.patch; do
 	echo "$name" >>"$tmp/series"
 done
 cat -s "$tmp/series" >"$TOP/series"
-say "exported $(ls "$TOP"/patches/*.patch | wc -l) patches"
+say "exported $(grep -c -v -e '^#' -e '^$' "$TOP/series") patches and the cover letter"
 # Readable copies of what the series adds, for people browsing the repo.
 cp "$TREE/Documentation/admin-guide/device-mapper/dm-ioband.rst" \
 	"$TOP/Documentation/dm-ioband.rst"

@@ -1,0 +1,29 @@
+#!/bin/bash
+# Build dm-ioband's objects for 32-bit x86 (i386 tinyconfig plus
+# scripts/configs/i386-build.config), with W=1: cgroup ids, sector_t and
+# 64-bit divisions behave differently there.  Fails on any warning.
+set -eu
+. "$(dirname "$0")/lib/common.sh"
+
+O=$BUILD/i386
+frag=$TOP/scripts/configs/i386-build.config
+kmake() {
+	make -C "$TREE" O="$O" ARCH=i386 CC="ccache gcc" HOSTCC="ccache gcc" \
+		-j"$JOBS" "$@"
+}
+mkdir -p "$O"
+if [ ! -f "$O/.config" ] || [ "$frag" -nt "$O/.config" ]; then
+	kmake tinyconfig >/dev/null
+	(cd "$TREE" && scripts/kconfig/merge_config.sh -m -O "$O" \
+		"$O/.config" "$frag") >/dev/null
+	kmake olddefconfig >/dev/null
+	grep -v '^#' "$frag" | grep . | while read -r l; do
+		grep -qx "$l" "$O/.config" || die "i386: $l did not stick"
+	done
+fi
+objs=$(cd "$TREE" && ls drivers/md/dm-ioband*.c drivers/md/tests/dm-ioband*.c |
+	sed 's/\.c$/.o/')
+log=$O/build.log
+# shellcheck disable=SC2086
+kmake W=1 $objs 2>&1 | tee "$log"
+! grep -E 'warning:|error:' "$log"

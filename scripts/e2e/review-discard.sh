@@ -1,0 +1,29 @@
+#!/bin/bash
+# Review finding 9: discards are counted in status, charged and held to
+# ceilings like any write; empty flushes still pass straight through.
+. "$(dirname "$0")/../lib/guest.sh"
+
+dev=$(nullb_create disk size=64 discard=1) || exit 1
+sz=$(sectors "$dev")
+check "the disk takes discards" \
+	test "$(cat /sys/block/"${dev#/dev/}"/queue/discard_max_bytes)" -gt 0
+check "create a band device with a 100 IOPS ceiling" dm_create ioband1 \
+	"0 $sz ioband $dev 1 0 0 none weight 0 :100,max=100iops"
+check "it takes discards" \
+	test "$(cat /sys/block/"$($DMSETUP info -c -o blkdevname --noheadings ioband1)"/queue/discard_max_bytes)" -gt 0
+# 64 discards of 64 KiB from 4 jobs, more than one period's burst of the
+# ceiling.
+fio --name=t --filename=/dev/mapper/ioband1 --rw=randtrim --bs=64k \
+	--size=4M --numjobs=4 --ioengine=sync --output=/tmp/trim.out
+rc=$?
+check "fio sent the discards (exit $rc)" test "$rc" = 0
+st=$($DMSETUP status ioband1)
+log "status: $st"
+check "the discards are counted as writes ($(echo "$st" | awk '{ print $9 }'))" \
+	test "$(echo "$st" | awk '{ print $9 }')" -ge 256
+check "and as 64 KiB each ($(echo "$st" | awk '{ print $11 }') sectors)" \
+	test "$(echo "$st" | awk '{ print $11 }')" -ge 32768
+check "some were held to the ceiling ($(echo "$st" | awk '{ print $10 }'))" \
+	test "$(echo "$st" | awk '{ print $10 }')" -gt 0
+check "a flush passes" sh -c "sync /dev/mapper/ioband1 && blockdev --flushbufs /dev/mapper/ioband1"
+finish

@@ -1,0 +1,66 @@
+#!/bin/bash
+# Review finding 6: bios the block layer issues as root (REQ_META,
+# REQ_SWAP) are charged but never held, and the bios a band group holds
+# are bounded: past the bound the submitter waits.
+. "$(dirname "$0")/../lib/guest.sh"
+
+# 4 KiB requests, so writeback makes one bio per page.
+dev=$(nullb_create disk size=256 max_sectors=8) || exit 1
+sz=$(sectors "$dev")
+check "create a band device, default group capped at 200 IOPS" dm_create ioband1 \
+	"0 $sz ioband $dev 1 0 0 none weight 0 :100,max=200iops"
+bound=$(awk '{ print }' /sys/module/dm_ioband/parameters/max_held 2>/dev/null)
+bound=${bound:-1024}
+# A buffered writer: its flush hands over 16,384 bios at once.
+dd if=/dev/zero of=/dev/mapper/ioband1 bs=1M count=64 status=none &
+dd_pid=$!
+maxq=0
+for i in $(seq 1 40); do
+	q=$($DMSETUP message ioband1 0 show | awk '$1 == "group=default" {
+		for (i = 2; i <= NF; i++) if ($i ~ /^queued=/) print substr($i, 8) }')
+	[ "${q:-0}" -gt "$maxq" ] && maxq=$q
+	sleep 0.25
+done
+log "most bios held by the default group: $maxq (bound $bound)"
+check "held bios never exceed the bound ($maxq <= $bound)" test "$maxq" -le "$bound"
+check "the bound was reached: the writer was held back ($maxq)" \
+	test "$maxq" -ge $((bound / 2))
+$DMSETUP message ioband1 0 limits default none
+wait $dd_pid
+check "dd ended" test $? = 0
+sync
+
+# Metadata: ext4 on a band device capped at 20 IOPS; read the
+# directory tree cold and trace the holds: none is REQ_META.
+check "remove ioband1" $DMSETUP remove ioband1
+MADE_DM=()
+dev2=$(nullb_create meta size=64) || exit 1
+sz=$(sectors "$dev2")
+mkfs.ext4 -q -F "$dev2" || exit 1
+mkdir -p /tmp/mnt && mount "$dev2" /tmp/mnt || exit 1
+for d in $(seq 1 200); do mkdir -p "/tmp/mnt/d$d/e" && : >"/tmp/mnt/d$d/e/f"; done
+umount /tmp/mnt
+check "create a band device with a 20 IOPS ceiling" dm_create ioband2 \
+	"0 $sz ioband $dev2 2 0 0 none weight 0 :100,max=20iops"
+T=/sys/kernel/tracing
+[ -d $T/events ] || T=/sys/kernel/debug/tracing
+echo 0 >$T/tracing_on
+: >$T/trace
+echo 1 >$T/events/dm_ioband/dm_ioband_hold/enable
+echo 1 >$T/tracing_on
+mount /dev/mapper/ioband2 /tmp/mnt || exit 1
+ls -lR /tmp/mnt >/dev/null &
+ls_pid=$!
+sleep 3
+echo 0 >$T/tracing_on
+wait $ls_pid
+umount /tmp/mnt
+holds=$(grep -c 'dm_ioband_hold' $T/trace)
+meta=$(grep 'dm_ioband_hold' $T/trace | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[RWDFS]+M/ || $i ~ /^[RWDFS]*M[A-Z]*$/) n++ } END { print n + 0 }')
+echo 0 >$T/events/dm_ioband/dm_ioband_hold/enable
+log "hold events: $holds, of REQ_META bios: $meta"
+check "no REQ_META bio was held ($meta of $holds)" test "$meta" = 0
+st=$($DMSETUP status ioband2)
+check "the metadata reads were counted ($(echo "$st" | awk '{ print $6 }'))" \
+	test "$(echo "$st" | awk '{ print $6 }')" -gt 0
+finish
