@@ -4,7 +4,10 @@
 set -eu
 . "$(dirname "$0")/lib/common.sh"
 rst=$TREE/Documentation/admin-guide/device-mapper/dm-ioband.rst
-python3 - "$rst" <<'PY'
+# Debian's python3 has python3-docutils (scripts/deps.sh).
+PY3=/usr/bin/python3
+[ -x "$PY3" ] || PY3=python3
+"$PY3" - "$rst" <<'PY'
 import io, sys
 import docutils.core
 err = io.StringIO()
