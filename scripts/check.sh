@@ -5,13 +5,17 @@
 #   1. the series applies to a pristine tree, with no fuzz
 #   2. checkpatch.pl --strict on every patch: 0 errors, 0 warnings
 #   3. KUnit (kunit.py, UML); every patch builds on its own (W=1)
-#   4. a W=1 build with sparse (C=2) of dm-ioband: no warnings; kernel-doc
+#   4. a W=1 build with sparse (C=2) of dm-ioband: no warnings; kernel-doc;
+#      the rst renders (docutils); an i386 build of the objects
 #   5. the end-to-end tests of scripts/e2e/ in the debug UML kernel
 #   6. the share tests (short seed experiments) in the UML kernel built
 #      without debug options
 #
-# CHECK_ONLY="e2e:basic-verify" (space separated step or test names)
-# runs a subset.
+# CHECK_ONLY="e2e:basic-verify" (space separated step or test names, or
+# a prefix: "e2e", "shares") runs a subset.
+# IOBAND_CONTROLLER_OFF=1 runs the experiments with dm-linear in place of
+# every band device: every share test must then fail (see
+# Documentation/testing.md, "Checks and the controller off").
 set -u
 . "$(dirname "$0")/lib/common.sh"
 
@@ -73,7 +77,13 @@ for p in $(grep -v -e '^#' -e '^$' "$TOP/series"); do
 	step "checkpatch:${p%.patch}" checkpatch_one "$TOP/patches/$p"
 done
 
-step build-uml "$TOP/scripts/build-uml.sh"
+# A kernel that did not build is not booted: the steps that need it fail
+# without running (an old build/uml-*/linux would test stale code).  With
+# CHECK_ONLY naming tests but not the build, the kernel there is used.
+# built <step>: 1 unless the build step ran and failed.
+built() { want "$1" && echo 0 || echo 1; }
+built_e2e=$(built build-uml)
+step build-uml "$TOP/scripts/build-uml.sh" && built_e2e=1
 
 sparse_w1() {
 	local objs tobjs log=$LOGS/sparse-build.log
@@ -92,56 +102,97 @@ step kunit "$TOP/scripts/kunit.sh"
 step bisect "$TOP/scripts/check-bisect.sh"
 step sparse-w1 sparse_w1
 
-kdoc() {
+kdoc() (
+	# pipefail: kernel-doc's own exit status counts too; -i: it says
+	# "Error: Cannot open file" with a capital E.
+	set -o pipefail
 	(cd "$TREE" && scripts/kernel-doc -none -Wall \
 		drivers/md/dm-ioband*.[ch] drivers/md/tests/dm-ioband*.c &&
 		scripts/kernel-doc -none -Wall -function dm_bio_blkcg_css \
 			drivers/md/dm.c) 2>&1 |
-		tee /dev/stderr | { ! grep -E 'warning|error'; }
-}
+		tee /dev/stderr | { ! grep -i -E 'warning|error'; }
+)
 step kernel-doc kdoc
+# The admin guide renders (docutils), and the objects build for 32-bit x86
+# (cgroup ids do not fit an unsigned long there).
+step rst "$TOP/scripts/check-rst.sh"
+step build-i386 "$TOP/scripts/check-i386.sh"
+
+# needs <built> <step...>: run the step if its kernel was built, else
+# count it as failed.
+needs() {
+	local built=$1 name=$2
+	if [ "$built" = 1 ]; then
+		shift
+		step "$@"
+		return
+	fi
+	want "$name" || want "${name%%:*}" || return 0
+	echo "its kernel did not build: not run" >"$LOGS/$name.log"
+	result "$name" 1 0
+	echo "      not run: its kernel did not build"
+}
 
 # Functional tests, in the debug kernel (lockdep, KASAN, ...).
 for t in "$TOP"/scripts/e2e/*.sh; do
 	n=$(basename "$t" .sh)
-	step "e2e:$n" "$TOP/scripts/uml-run.sh" "$t"
+	needs $built_e2e "e2e:$n" "$TOP/scripts/uml-run.sh" "$t"
 done
 
 # The experiments' real-disk path (--device), on a disk image with a
-# real partition table (ubd: as fast as the host's page cache, so this
-# checks that it runs, not the shares).
+# real partition table (ubd).  A smoke run: ubd is as fast as the host's
+# page cache, so the shares are not asserted, only that the script runs on
+# the partitions of a real partition table.  Asserted: --device refuses a
+# disk whose partition holds a file system unless --force is given.
 device_path() {
-	local img=$BUILD/ubd-disk.img
+	local img=$BUILD/ubd-disk.img out=$BUILD/runs/seed000-test1 rc=1 start
 	rm -f "$img"
-	truncate -s 800M "$img" &&
-		printf 'label: dos\n,256M\n,256M\n,256M\n' | sfdisk -q "$img" &&
+	{
+		truncate -s 800M "$img" &&
+			printf 'label: dos\n,256M\n,256M\n,256M\n' | sfdisk -q "$img" &&
+			start=$(sfdisk -d "$img" | awk -F'[=,]' '$1 ~ /img2 :/ { print $2 + 0 }') &&
+			mkfs.ext4 -q -F -E offset=$((start * 512)) "$img" 64M
+	} || { rm -f "$img"; return 1; }
+	if "$TOP/scripts/uml-run.sh" -u "$img" \
+		"$TOP/scripts/experiments/seed000-test1.sh" --device /dev/ubda \
+		--runtime 3; then
+		echo "FAIL: --device ran on a disk with ext4 on partition 2"
+	elif grep -q 'refusing /dev/ubda' "$out/output"; then
+		echo "ok: --device refused a disk with ext4 on partition 2"
+		# The same disk with --force: the smoke run.
 		"$TOP/scripts/uml-run.sh" -u "$img" \
 			"$TOP/scripts/experiments/seed000-test1.sh" --device /dev/ubda \
-			--runtime 3 &&
-		grep -q 'ratio to total' "$BUILD/runs/seed000-test1/output"
-	local rc=$?
+			--force --runtime 3 &&
+			grep -q '/dev/ubda' "$out/output" &&
+			grep -q 'ratio to total' "$out/output" && rc=0
+	else
+		echo "FAIL: seed000-test1 --device failed for another reason"
+		cat "$out/output"
+	fi
 	rm -f "$img"
 	return $rc
 }
-step e2e:device-path device_path
+needs $built_e2e e2e:device-path device_path
 
 # Shares and work conservation, in the same kernel without the debug
 # options: they cost the I/O path more CPU than UML has to spare, so a
 # debug kernel measures its own overhead (see README).
-step build-uml-perf "$TOP/scripts/build-uml.sh" perf
-step shares:seed000-test1 "$TOP/scripts/uml-run.sh" -k perf \
+built_perf=$(built build-uml-perf)
+step build-uml-perf "$TOP/scripts/build-uml.sh" perf && built_perf=1
+needs $built_perf shares:seed000-test1 "$TOP/scripts/uml-run.sh" -k perf \
 	"$TOP/scripts/experiments/seed000-test1.sh" --runtime 15 --assert
-step shares:cgroup-direct "$TOP/scripts/uml-run.sh" -k perf \
+needs $built_perf shares:cgroup-direct "$TOP/scripts/uml-run.sh" -k perf \
 	"$TOP/scripts/experiments/cgroup-shares.sh" direct --runtime 10 --assert
-step shares:cgroup-buffered "$TOP/scripts/uml-run.sh" -k perf \
+needs $built_perf shares:cgroup-buffered "$TOP/scripts/uml-run.sh" -k perf \
 	"$TOP/scripts/experiments/cgroup-shares.sh" buffered --runtime 5 --assert
-step shares:seed001-vm "$TOP/scripts/uml-run.sh" -k perf \
+needs $built_perf shares:seed001-vm "$TOP/scripts/uml-run.sh" -k perf \
 	"$TOP/scripts/experiments/seed001-vm.sh" --runtime 10 --peers none,ioband --assert
-step shares:seed004-dd "$TOP/scripts/uml-run.sh" -k perf \
+needs $built_perf shares:seed004-dd "$TOP/scripts/uml-run.sh" -k perf \
 	"$TOP/scripts/experiments/seed004-dd.sh" --runtime 10 --peers none,ioband --assert
-step shares:seed004-rw "$TOP/scripts/uml-run.sh" -k perf -t 600 \
-	"$TOP/scripts/experiments/seed004-rw.sh" --runtime 10 --peers ioband --writers "1 4" --assert
-step shares:range-bw "$TOP/scripts/uml-run.sh" -k perf \
+needs $built_perf shares:seed004-rw "$TOP/scripts/uml-run.sh" -k perf -t 600 \
+	"$TOP/scripts/experiments/seed004-rw.sh" --runtime 10 --peers ioband --writers "1 4" \
+	--reader-weight 200 --assert
+needs $built_perf shares:range-bw "$TOP/scripts/uml-run.sh" -k perf \
 	"$TOP/scripts/experiments/range-bw.sh" --runtime 15 --assert
 
 echo "check took $(($(date +%s) - start))s"

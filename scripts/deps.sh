@@ -6,7 +6,8 @@ set -eu
 
 pkgs="build-essential bc bison flex libelf-dev libssl-dev xz-utils git
 ccache quilt sparse python3 fio dmsetup blktrace fdisk e2fsprogs
-util-linux kmod procps gnuplot-nox python3-ply python3-git"
+util-linux kmod procps gnuplot-nox python3-ply python3-git
+qemu-system-x86 busybox-static cpio python3-docutils"
 
 missing=
 for p in $pkgs; do

@@ -5,6 +5,7 @@
 # status shows held reads, and it completes no more I/Os than the ceiling
 # allows over the run (plus one period's burst).
 . "$(dirname "$0")/../lib/guest.sh"
+plan 5
 
 dev=$(nullb_create disk size=64) || exit 1
 sz=$(sectors "$dev")

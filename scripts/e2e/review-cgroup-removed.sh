@@ -3,6 +3,7 @@
 # 64-bit cgroup id is kept; the table of a device whose attached cgroup was
 # removed still reloads, and never binds a new cgroup of the same path.
 . "$(dirname "$0")/../lib/guest.sh"
+plan 10
 
 cg_setup || exit 1
 cg_make jobs/a || exit 1

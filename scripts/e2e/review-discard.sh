@@ -2,6 +2,7 @@
 # Review finding 9: discards are counted in status, charged and held to
 # ceilings like any write; empty flushes still pass straight through.
 . "$(dirname "$0")/../lib/guest.sh"
+plan 8
 
 dev=$(nullb_create disk size=64 discard=1) || exit 1
 sz=$(sectors "$dev")

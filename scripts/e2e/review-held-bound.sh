@@ -3,6 +3,7 @@
 # REQ_SWAP) are charged but never held, and the bios a band group holds
 # are bounded: past the bound the submitter waits.
 . "$(dirname "$0")/../lib/guest.sh"
+plan 8
 
 # 4 KiB requests, so writeback makes one bio per page.
 dev=$(nullb_create disk size=256 max_sectors=8) || exit 1

@@ -3,6 +3,7 @@
 # the threads of one process (fio --thread) and its io_uring workers land
 # in the process's band group, not in the default group.
 . "$(dirname "$0")/../lib/guest.sh"
+plan 9
 
 dev=$(nullb_create disk size=64) || exit 1
 sz=$(sectors "$dev")

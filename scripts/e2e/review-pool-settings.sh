@@ -5,6 +5,7 @@
 # capacity; a new table that asks for other values changes them for the
 # whole group.
 . "$(dirname "$0")/../lib/guest.sh"
+plan 17
 
 disk=$(nullb_create disk size=64) || exit 1
 dm_linear_slices "$disk" 2 part || exit 1

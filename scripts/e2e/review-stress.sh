@@ -6,10 +6,13 @@
 # a bio), and the device schedules again afterwards.  UML has one CPU; the
 # same test runs on SMP under QEMU.
 . "$(dirname "$0")/../lib/guest.sh"
+plan 12
 
 secs=${STRESS_SECONDS:-12}
-bin=/tmp/iobstress
-gcc -O2 -o "$bin" "$GTOP/scripts/qemu/tools/iobstress.c" || exit 1
+bin=$(command -v iobstress) || {
+	bin=/tmp/iobstress
+	gcc -O2 -o "$bin" "$GTOP/scripts/qemu/tools/iobstress.c" || exit 1
+}
 disk=$(nullb_create disk size=128) || exit 1
 dm_linear_slices "$disk" 2 part || exit 1
 sz=$(sectors /dev/mapper/part1)

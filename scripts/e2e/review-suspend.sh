@@ -9,6 +9,7 @@
 #    load: nothing stays held in a suspended device (the target warns in
 #    postsuspend, and the kernel runs with panic_on_warn), no bio is lost.
 . "$(dirname "$0")/../lib/guest.sh"
+plan 12
 
 # A slow device: one tag, 0.5 s per I/O.
 slow=$(nullb_create slow size=16 hw_queue_depth=1 completion_nsec=500000000) ||

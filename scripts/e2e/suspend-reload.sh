@@ -3,6 +3,7 @@
 # under a fio verify load on two band devices of one device group: no bio
 # is lost, none hangs, and the data read back is what was written.
 . "$(dirname "$0")/../lib/guest.sh"
+plan 21
 
 disk=$(nullb_create disk size=128) || exit 1
 dm_linear_slices "$disk" 2 part || exit 1

@@ -2,6 +2,7 @@
 # dmsetup create/table/status/message round trips; every bad table line
 # and every bad message is refused and changes nothing.
 . "$(dirname "$0")/../lib/guest.sh"
+plan 61
 
 dev=$(nullb_create disk size=64) || exit 1
 sz=$(sectors "$dev")
@@ -55,12 +56,18 @@ check "status has the seed's fields ($st)" test \
 msg() { $DMSETUP message ioband1 0 "$@"; }
 table() { $DMSETUP table ioband1 | cut -d' ' -f5-; }
 
+# ok_msg <table> <message...>: the message is accepted and the table is
+# then <table>.
 ok_msg() {
-	local want=$1
+	local want=$1 rc
 	shift
 	msg "$@"
-	check "message '$*' -> table '$want'" test "$(table)" = "$want"
+	rc=$?
+	check "message '$*' accepted (exit $rc) -> table '$want'" \
+		test "$rc:$(table)" = "0:$want"
 }
+# show_field <name>: a field of show's first line.
+show_field() { msg show | head -1 | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 bad_msg() {
 	local before
 	before=$(table)
@@ -84,6 +91,8 @@ ok_msg "7 0 0 uid weight 0 :50 1000:80 1001:40" io_limit 0
 ok_msg "7 0 0 uid weight 1024 :50 1000:80 1001:40" token 1024
 ok_msg "7 0 0 uid weight 1024 :50 1000:80 1001:40" carryover 4
 ok_msg "7 0 0 uid weight 1024 :50 1000:80 1001:40" idle_window 2000
+check "show: idle_window_us=$(show_field idle_window_us) after idle_window 2000" \
+	test "$(show_field idle_window_us)" = 2000
 bad_msg attach 1000
 bad_msg attach -5
 bad_msg detach 1005
@@ -111,7 +120,9 @@ check "counters count" test "$($DMSETUP status ioband1 | awk '{ print $6 }')" -g
 msg reset
 check "reset zeroes them" test "$($DMSETUP status ioband1 | awk '{ print $6 + $9 }')" = 0
 out=$(msg show | head -1)
-check "show: $out" sh -c "echo '$out' | grep -q 'device_group=7 io_limit='"
+log "show: $out"
+check "show: device_group=$(show_field device_group), idle_window_us=$(show_field idle_window_us) (set to 2000 above)" \
+	test "$(show_field device_group):$(show_field idle_window_us)" = 7:2000
 n=$(msg show | grep -c '^group=default weight=')
 check "show: a line for the default group ($n)" test "$n" = 1
 

@@ -4,6 +4,7 @@
 # the status counters, and blkparse shows dm-ioband's hold and issue
 # messages on the device below next to the block layer's own events.
 . "$(dirname "$0")/../lib/guest.sh"
+plan 11
 
 T=/sys/kernel/tracing
 disk=$(nullb_create disk size=256 memory_backed=0) || exit 1

@@ -1,5 +1,6 @@
 #!/bin/bash
-# Two cgroups on one band device, weights 80/20 (run inside the UML guest).
+# Two cgroups on one band device, weights 80/20 (run inside the UML guest),
+# next to the same load on dm-linear (no controller).
 #
 #   cgroup-shares.sh direct   [--runtime S] [--assert]
 #	4 KiB random O_DIRECT reads, 64 in flight each; shares of I/Os from
@@ -13,6 +14,7 @@
 #	80/20.  The files are written once beforehand, so the flush
 #	allocates no blocks: allocation would tie both flushers to the
 #	journal's commits and make them take turns.
+# --assert: 2 checks (the dm-ioband row); the no-controller row is printed.
 . "$(dirname "$0")/../lib/guest.sh"
 
 mode=$1
@@ -28,6 +30,8 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
+[ "$assert" = 1 ] && plan 2
+controller_off && log "# CONTROLLER OFF (IOBAND_CONTROLLER_OFF=1): dm-linear in place of the band device"
 
 cg_setup
 cg_make jobs/a
@@ -36,33 +40,23 @@ echo "+io +memory" >/sys/fs/cgroup/jobs/cgroup.subtree_control
 share() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", 100 * a / b }'; }
 JOIN=$GTOP/scripts/lib/fio-join-cgroup.sh
 
-case $mode in
-direct)
-	disk=$(nullb_create disk size=1024 memory_backed=0) || exit 1
-	sz=$(sectors "$disk")
-	$DMSETUP create ioband1 --table "0 $sz ioband $disk 1 0 0 cgroup weight 0 :100 /jobs/a:80 /jobs/b:20" ||
-		exit 1
-	log "# two cgroups, 4 KiB random direct reads, 64 in flight each, ${runtime}s"
-	DEV=/dev/mapper/ioband1 RUNTIME=$runtime IODEPTH=64 CG1=jobs/a \
+# direct <device>: sets a and b, the I/Os of /jobs/a and /jobs/b.
+direct() {
+	DEV=$1 RUNTIME=$runtime IODEPTH=64 CG1=jobs/a \
 		CG2=jobs/b JOIN=$JOIN fio --output-format=json \
 		--output=/tmp/cg.json "$GTOP/fio-jobs/cgroup-randread.fio" ||
-		exit 1
+		return 1
 	read -r a b < <(python3 -c 'import json
 j = json.load(open("/tmp/cg.json"))
 print(*[job["read"]["total_ios"] for job in j["jobs"]])')
-	what="I/Os"
-	tol=2
-	;;
-buffered)
-	# 8 KiB requests: 2,000 of them a second is 16 MB/s, well below what
-	# UML pushes through the page cache, so the disk is the bottleneck.
-	disk=$(nullb_create disk size=512 memory_backed=1 max_sectors=16) ||
-		exit 1
-	sz=$(sectors "$disk")
-	$DMSETUP create ioband1 --table "0 $sz ioband $disk 1 0 0 cgroup weight-iosize 0 :100 /jobs/a:80 /jobs/b:20" ||
-		exit 1
-	mkfs.ext4 -q -F /dev/mapper/ioband1 || exit 1
-	mkdir -p /mnt/t && mount -t ext4 /dev/mapper/ioband1 /mnt/t || exit 1
+}
+
+# buffered <device>: sets a and b, the sectors of /jobs/a and /jobs/b
+# written back over the first $runtime seconds of the flush.
+buffered() {
+	local dev=$1 a0 b0 sync_pid st sa sb d
+	mkfs.ext4 -q -F "$dev" || return 1
+	mkdir -p /mnt/t && mount -t ext4 "$dev" /mnt/t || return 1
 	# The files are written and synced once, so that writing them back
 	# again allocates nothing: the flusher of each cgroup then submits
 	# its pages without waiting for the journal (block allocation ties
@@ -77,32 +71,50 @@ buffered)
 	# cgroup that first dirtied it.
 	for f in a b; do
 		cg_run jobs/$f dd if=/dev/zero of=/mnt/t/$f.dat bs=1M count=96 2>/dev/null ||
-			exit 1
+			return 1
 	done
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
 	cg_run jobs/a dd if=/dev/zero of=/mnt/t/a.dat bs=1M count=96 conv=notrunc 2>/dev/null &&
 		cg_run jobs/b dd if=/dev/zero of=/mnt/t/b.dat bs=1M count=96 conv=notrunc 2>/dev/null ||
-		exit 1
-	log "# two cgroups' dirty pages (96 MiB each) written back by one sync, first ${runtime}s of it"
+		return 1
 	# Written bytes of each cgroup on the disk below (io.stat): what the
 	# disk did for it.  The band device's status counts bios as they
 	# arrive, held ones included, so it shows attribution, not service.
 	wsec() { cg_disk_sectors "jobs/$1" "$disk" | cut -d' ' -f2; }
-	$DMSETUP message ioband1 0 reset
+	[ "$dev" = /dev/mapper/ioband1 ] && { ib_msg ioband1 reset || return 1; }
 	a0=$(wsec a) b0=$(wsec b)
 	sync &
 	sync_pid=$!
 	sleep "$runtime"
 	a=$(($(wsec a) - a0)) b=$(($(wsec b) - b0))
-	log "$($DMSETUP message ioband1 0 show)"
-	st=$($DMSETUP status ioband1)
-	wait $sync_pid
-	sa=$(echo "$st" | awk '{ for (i = 5; i <= NF; i += 7) if ($i == "/jobs/a") print $(i + 6) }')
-	sb=$(echo "$st" | awk '{ for (i = 5; i <= NF; i += 7) if ($i == "/jobs/b") print $(i + 6) }')
-	d=$(echo "$st" | awk '{ print $11 }')
-	log "# band groups' status after ${runtime}s (bios arrived, held ones included): /jobs/a $sa, /jobs/b $sb, default (journal, metadata) $d sectors written"
+	if [ "$dev" = /dev/mapper/ioband1 ] && ! controller_off; then
+		log "$($DMSETUP message ioband1 0 show)"
+		st=$($DMSETUP status ioband1)
+		sa=$(echo "$st" | awk '{ for (i = 5; i <= NF; i += 7) if ($i == "/jobs/a") print $(i + 6) }')
+		sb=$(echo "$st" | awk '{ for (i = 5; i <= NF; i += 7) if ($i == "/jobs/b") print $(i + 6) }')
+		d=$(echo "$st" | awk '{ print $11 }')
+		log "# band groups' status after ${runtime}s (bios arrived, held ones included): /jobs/a $sa, /jobs/b $sb, default (journal, metadata) $d sectors written"
+	fi
+	wait $sync_pid || return 1
 	umount /mnt/t
+}
+
+case $mode in
+direct)
+	disk=$(nullb_create disk size=1024 memory_backed=0) || exit 1
+	policy=weight
+	log "# two cgroups, 4 KiB random direct reads, 64 in flight each, ${runtime}s"
+	what="I/Os"
+	tol=2
+	;;
+buffered)
+	# 8 KiB requests: 2,000 of them a second is 16 MB/s, well below what
+	# UML pushes through the page cache, so the disk is the bottleneck.
+	disk=$(nullb_create disk size=512 memory_backed=1 max_sectors=16) ||
+		exit 1
+	policy=weight-iosize
+	log "# two cgroups' dirty pages (96 MiB each) written back by one sync, first ${runtime}s of it"
 	what="sectors written back"
 	tol=5
 	;;
@@ -111,13 +123,36 @@ buffered)
 	exit 2
 	;;
 esac
+sz=$(sectors "$disk")
 
-sa=$(share "$a" $((a + b)))
-sb=$(share "$b" $((a + b)))
-printf '%-10s %6s %14s %8s %8s\n' cgroup weight "$what" share target
-printf '%-10s %6s %14s %7s%% %7s%%\n' /jobs/a 80 "$a" "$sa" 80.0
-printf '%-10s %6s %14s %7s%% %7s%%\n' /jobs/b 20 "$b" "$sb" 20.0
-if [ "$assert" = 1 ]; then
+printf '%-10s %-10s %6s %20s %8s %8s\n' controller cgroup weight "$what" share target
+# row <label>: print a's and b's shares; sets sa and sb.
+row() {
+	sa=$(share "$a" $((a + b)))
+	sb=$(share "$b" $((a + b)))
+	printf '%-10s %-10s %6s %20s %7s%% %7s%%\n' "$1" /jobs/a 80 "$a" "$sa" 80.0
+	printf '%-10s %-10s %6s %20s %7s%% %7s%%\n' "$1" /jobs/b 20 "$b" "$sb" 20.0
+}
+
+# The baseline: the same load on dm-linear, no controller.
+dm_create linear1 "0 $sz linear $disk 0" || exit 1
+if "$mode" /dev/mapper/linear1; then
+	row none
+else
+	log "| none: the run failed"
+fi
+$DMSETUP remove linear1 || exit 1
+
+ran=0
+dm_create ioband1 "0 $sz ioband $disk 1 0 0 cgroup $policy 0 :100 /jobs/a:80 /jobs/b:20" ||
+	exit 1
+if "$mode" /dev/mapper/ioband1; then
+	row dm-ioband
+	ran=1
+else
+	log "| dm-ioband: the run failed"
+fi
+if [ "$assert" = 1 ] && [ "$ran" = 1 ]; then
 	check "/jobs/a share $sa within $tol of 80" within "$sa" 80 "$tol"
 	check "/jobs/b share $sb within $tol of 20" within "$sb" 20 "$tol"
 fi

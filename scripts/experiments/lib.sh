@@ -7,7 +7,11 @@
 #   --assert         check the shares (and exit non-zero when they are off)
 #   --device DEV     use DEV's partitions DEV1, DEV2, DEV3 (a real disk on a
 #                    machine booted into the patched kernel) instead of
-#                    dm-linear slices of a null_blk disk in UML
+#                    dm-linear slices of a null_blk disk in UML.  THIS
+#                    DESTROYS THEIR DATA (see exp_check_device): a disk or
+#                    partition with a file system, RAID or LVM signature
+#                    is refused unless --force is given
+#   --force          use --device even then
 #   --out DIR        keep fio's JSON and bandwidth logs, tables and plots
 #   --peers LIST     controllers to compare with (default: none,ioband and,
 #                    where they apply, iocost,bfq)
@@ -15,6 +19,7 @@
 EXP_RUNTIME=${EXP_RUNTIME:-20}
 EXP_ASSERT=0
 EXP_DEVICE=
+EXP_FORCE=0
 EXP_OUT=/tmp/exp
 EXP_PEERS=
 EXP_ARGS=()
@@ -25,6 +30,7 @@ exp_parse() {
 		--runtime) EXP_RUNTIME=$2; shift ;;
 		--assert) EXP_ASSERT=1 ;;
 		--device) EXP_DEVICE=$2; shift ;;
+		--force) EXP_FORCE=1 ;;
 		--out) EXP_OUT=$2; shift ;;
 		--peers) EXP_PEERS=$2; shift ;;
 		*) EXP_ARGS+=("$1") ;;
@@ -32,6 +38,32 @@ exp_parse() {
 		shift
 	done
 	mkdir -p "$EXP_OUT"
+	if controller_off; then
+		log "# CONTROLLER OFF (IOBAND_CONTROLLER_OFF=1): dm-linear in place of every band device, no messages sent"
+	fi
+}
+
+# What the experiments do to the partitions of --device.
+EXP_WRITERS="seed000-test1.sh, seed000-users.sh, seed001-vm.sh and seed002-mixed.sh write random data to the raw partitions; seed003-mkfs.sh runs mkfs.ext2 and seed004-rw.sh mkfs.ext4 on them; seed004-dd.sh and range-bw.sh only read"
+
+# exp_check_device <disk> <partition>...: refuse a disk where the whole
+# disk or any of its partitions carries a signature (file system, swap,
+# RAID, LVM...), unless --force.
+exp_check_device() {
+	local disk=$1 p t found=
+	for p in "$disk" $(lsblk -lnpo NAME "$disk" 2>/dev/null) "${@:2}"; do
+		t=$(blkid -p -o value -s TYPE "$p" 2>/dev/null)
+		[ -n "$t" ] && found="$found $p ($t)"
+	done
+	[ -z "$found" ] && return 0
+	if [ "$EXP_FORCE" = 1 ]; then
+		log "# --force: using $disk although it holds:$found"
+		return 0
+	fi
+	log "refusing $disk: it holds data:$found"
+	log "The experiments destroy what is on the partitions: $EXP_WRITERS."
+	log "Give --force to use this disk anyway."
+	return 1
 }
 
 # exp_want <controller>: is this controller to be run?
@@ -59,7 +91,8 @@ exp_disk() {
 				return 1
 			fi
 		done
-		return 0
+		exp_check_device "$DISK" "${PART[@]}"
+		return
 	fi
 	DISK=$(nullb_create disk memory_backed=0 size=1536 "$@") || return 1
 	dm_linear_slices "$DISK" "$n" part || return 1

@@ -4,11 +4,13 @@
 # flight on each: #1 reads only, #2 writes only, #3 reads on the first two
 # partitions and writes on the third.  In 2008 the writer took 59-88 %
 # whatever its priority.  iocost and BFQ weigh cgroups, not partitions.
-# --assert: dm-ioband within 1 point of 57.1/28.6/14.3 in each test.
+# --assert (3 checks): dm-ioband within 1 point of 57.1/28.6/14.3 in
+# each test; a run that fails fails its check.
 . "$(dirname "$0")/../lib/guest.sh"
 . "$(dirname "$0")/lib.sh"
 
 exp_parse "$@"
+exp_want ioband && [ "$EXP_ASSERT" = 1 ] && plan 3
 exp_disk 3 || exit 1
 exp_bands "1 0 0 none weight 0" 40 20 10 || exit 1
 
@@ -21,12 +23,16 @@ for t in "1 read read read" "2 write write write" "3 read read write"; do
 	for c in none ioband; do
 		exp_want $c || continue
 		if [ $c = none ]; then d=(x "${PART[@]:1}"); else d=(x /dev/mapper/ioband1 /dev/mapper/ioband2 /dev/mapper/ioband3); fi
-		exp_fio "$EXP_OUT/seed002-$1-$c.json" seed002-mixed.fio \
+		if exp_fio "$EXP_OUT/seed002-$1-$c.json" seed002-mixed.fio \
 			DEV1="${d[1]}" DEV2="${d[2]}" DEV3="${d[3]}" RW1="$2" RW2="$3" \
-			RW3="$4" RUNTIME="$EXP_RUNTIME" IODEPTH=100 || continue
-		exp_row "$([ $c = none ] && echo none || echo dm-ioband)" \
-			"$EXP_OUT/seed002-$1-$c.json" p1 p2 p3
-		[ $c = ioband ] && shares+=("$1 ${ROW_SHARE[1]} ${ROW_SHARE[2]} ${ROW_SHARE[3]}")
+			RW3="$4" RUNTIME="$EXP_RUNTIME" IODEPTH=100 &&
+			exp_row "$([ $c = none ] && echo none || echo dm-ioband)" \
+				"$EXP_OUT/seed002-$1-$c.json" p1 p2 p3; then
+			[ $c = ioband ] && shares+=("$1 ${ROW_SHARE[1]} ${ROW_SHARE[2]} ${ROW_SHARE[3]}")
+		else
+			log "| $c: test #$1 failed"
+			[ $c = ioband ] && shares+=("$1 failed failed failed")
+		fi
 	done
 done
 log "| iocost, BFQ: not applicable: they weigh cgroups, not partitions"

@@ -1,8 +1,15 @@
 # shellcheck shell=bash
 # Helpers for test scripts that run inside the UML guest.  Sourced.
 #
-# Tests call fail/pass_check and use the device and cgroup helpers below;
-# everything they create is removed by guest_cleanup (run on exit).
+# Tests call check/within/at_least and use the device and cgroup helpers
+# below; everything they create is removed by guest_cleanup (run on exit),
+# and a test whose devices or cgroups cannot be removed fails.
+#
+# IOBAND_CONTROLLER_OFF=1 in the environment (uml-run.sh -e
+# IOBAND_CONTROLLER_OFF=1) makes dm_create load dm-linear in place of
+# every ioband table and ib_msg skip every message: the experiments then
+# run their checks with no controller at all, and each must fail
+# (Documentation/testing.md, "Checks and the controller off").
 
 GTOP=${IOBAND_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 NULLB_CFG=/sys/kernel/config/nullb
@@ -11,11 +18,14 @@ export DM_DISABLE_UDEV=1
 
 CHECKS_FAILED=0
 CHECKS_PASSED=0
+CHECKS_PLANNED=
+IOBAND_OFF=${IOBAND_CONTROLLER_OFF:-0}
 # What this script made, removed again on exit (never anything else: the
-# experiments also run on real machines).
+# experiments also run on real machines).  null_blk devices are made in
+# $(command substitution), a subshell: their names go to a file.
 MADE_DM=()
-MADE_NULLB=()
 MADE_CG=()
+MADE_NULLB_FILE=${TMPDIR:-/tmp}/ioband-nullb.$$
 
 log() { printf '%s\n' "$*"; }
 
@@ -48,9 +58,37 @@ at_least() {
 	awk -v v="$1" -v m="$2" 'BEGIN { exit !(v >= m) }'
 }
 
+# plan <n>: the script must run at least n checks; finish fails when it
+# ran fewer (a setup that failed silently skipped some).
+plan() { CHECKS_PLANNED=$1; }
+
 finish() {
-	log "checks: $CHECKS_PASSED passed, $CHECKS_FAILED failed"
+	local ran=$((CHECKS_PASSED + CHECKS_FAILED))
+	log "checks: $CHECKS_PASSED passed, $CHECKS_FAILED failed${CHECKS_PLANNED:+, $ran of $CHECKS_PLANNED planned}"
+	if [ -n "$CHECKS_PLANNED" ] && [ "$ran" -lt "$CHECKS_PLANNED" ]; then
+		log "not ok - ran $ran checks, fewer than the $CHECKS_PLANNED planned"
+		return 1
+	fi
 	[ "$CHECKS_FAILED" = 0 ]
+}
+
+# measure <description> <value>: a figure printed next to the checks but
+# not counted (it cannot fail with the controller off).
+measure() { log "measure - $1: $2"; }
+
+# controller_off: true when IOBAND_CONTROLLER_OFF=1 (see the head).
+controller_off() { [ "$IOBAND_OFF" = 1 ]; }
+
+# ib_msg <device> <message...>: dmsetup message to a band device; with
+# the controller off (dm-linear in its place) it is skipped.
+ib_msg() {
+	local dev=$1
+	shift
+	if controller_off; then
+		log "# controller off: not sent: message $dev $*"
+		return 0
+	fi
+	$DMSETUP message "$dev" 0 "$@"
 }
 
 # nullb_create <name> [attr=value...]: a null_blk device through configfs,
@@ -69,8 +107,8 @@ nullb_create() {
 			return 1
 		}
 	done
+	echo "$name" >>"$MADE_NULLB_FILE"
 	echo 1 >"$d/power" || return 1
-	MADE_NULLB+=("$name")
 	# 6.12 names a configfs device after its directory.
 	if [ -b "/dev/$name" ]; then
 		echo "/dev/$name"
@@ -79,17 +117,48 @@ nullb_create() {
 	fi
 }
 
+# nullb_remove_all: remove the null_blk devices this script made; in the
+# guest, also any other one left behind.  Fails if one stays.
 nullb_remove_all() {
-	local n
-	for n in "${MADE_NULLB[@]}"; do
-		echo 0 >"$NULLB_CFG/$n/power" 2>/dev/null
-		rmdir "$NULLB_CFG/$n" 2>/dev/null
-	done
+	local n bad=0
+	[ -f "$MADE_NULLB_FILE" ] && while read -r n; do
+		[ -d "$NULLB_CFG/$n" ] || continue
+		echo 0 >"$NULLB_CFG/$n/power" &&
+			rmdir "$NULLB_CFG/$n" || {
+			log "cleanup: cannot remove null_blk $n"
+			bad=1
+		}
+	done <"$MADE_NULLB_FILE"
+	rm -f "$MADE_NULLB_FILE"
+	# In the guest nothing else makes them: one left is a leak.
+	if [ -n "${IOBAND_GUEST:-}" ] && [ -d "$NULLB_CFG" ]; then
+		for n in "$NULLB_CFG"/*; do
+			[ -d "$n" ] || continue
+			log "cleanup: null_blk ${n##*/} left behind"
+			bad=1
+		done
+	fi
+	return $bad
 }
 
-# dm_create <name> <table>: dmsetup create, remembered for cleanup.
+# ioband_off_table <table>: with the controller off, an ioband table line
+# becomes dm-linear on the same device; any other line is kept.
+ioband_off_table() {
+	local t=$1
+	if controller_off; then
+		set -- $t
+		if [ "$3" = ioband ]; then
+			echo "$1 $2 linear $4 0"
+			return
+		fi
+	fi
+	echo "$t"
+}
+
+# dm_create <name> <table>: dmsetup create, remembered for cleanup (an
+# ioband table becomes dm-linear with the controller off).
 dm_create() {
-	$DMSETUP create "$1" --table "$2" || return 1
+	$DMSETUP create "$1" --table "$(ioband_off_table "$2")" || return 1
 	MADE_DM+=("$1")
 }
 
@@ -108,14 +177,36 @@ dm_linear_slices() {
 	done
 }
 
+# dm_names: the device-mapper devices there are.
+dm_names() { cat /sys/block/dm-*/dm/name 2>/dev/null; }
+
+# dm_remove_all: remove the devices this script made (newest first: band
+# devices sit on the slices made before them) and, in the guest, every
+# other device-mapper device left (tests may create devices directly and
+# leave them to this cleanup), without --force.  Fails if any stays: a
+# band device that cannot be removed is a bug (a leaked open count or a
+# held bio).
 dm_remove_all() {
-	local i
-	# Newest first: band devices sit on the slices made before them.
+	local i n bad=0
 	for ((i = ${#MADE_DM[@]} - 1; i >= 0; i--)); do
-		$DMSETUP remove --retry "${MADE_DM[$i]}" >/dev/null 2>&1
+		$DMSETUP info "${MADE_DM[$i]}" >/dev/null 2>&1 || continue
+		$DMSETUP remove --retry "${MADE_DM[$i]}" >/dev/null 2>&1 || {
+			log "cleanup: cannot remove device-mapper device ${MADE_DM[$i]}"
+			bad=1
+		}
 	done
-	[ -n "${IOBAND_GUEST:-}" ] && $DMSETUP remove_all --force >/dev/null 2>&1
-	true
+	[ -n "${IOBAND_GUEST:-}" ] || return $bad
+	# Left by the test itself: stacked devices need several passes.
+	for _ in 1 2 3; do
+		for n in $(dm_names); do
+			$DMSETUP remove --retry "$n" >/dev/null 2>&1
+		done
+	done
+	for n in $(dm_names); do
+		log "cleanup: cannot remove device-mapper device $n"
+		bad=1
+	done
+	return $bad
 }
 
 # cg_setup: enable the io and memory controllers for children of the root.
@@ -123,9 +214,17 @@ cg_setup() {
 	echo "+io +memory" >/sys/fs/cgroup/cgroup.subtree_control
 }
 
-# cg_make <path>: create a cgroup (and its parents).
+# cg_make <path>: create a cgroup (and its parents); only the
+# directories it created are removed on exit, children first.
 cg_make() {
-	mkdir -p "/sys/fs/cgroup/$1" && MADE_CG+=("$1")
+	local p= c
+	local IFS=/
+	for c in $1; do
+		p=${p:+$p/}$c
+		[ -d "/sys/fs/cgroup/$p" ] && continue
+		mkdir "/sys/fs/cgroup/$p" || return 1
+		MADE_CG+=("$p")
+	done
 }
 
 # cg_run <path> <command...>: run a command inside a cgroup.
@@ -150,17 +249,37 @@ cg_disk_sectors() {
 		"/sys/fs/cgroup/$1/io.stat"
 }
 
+# cg_remove_all: remove the cgroups cg_make created, newest first (a test
+# may have removed some itself).  A process left inside gets a few seconds
+# to exit; a cgroup that cannot be removed fails the test.
 cg_remove_all() {
-	local c d
-	for c in "${MADE_CG[@]}"; do
-		find "/sys/fs/cgroup/${c%%/*}" -depth -type d 2>/dev/null |
-			while read -r d; do rmdir "$d" 2>/dev/null; done
+	local i d t bad=0
+	for ((i = ${#MADE_CG[@]} - 1; i >= 0; i--)); do
+		d=/sys/fs/cgroup/${MADE_CG[$i]}
+		[ -d "$d" ] || continue
+		for t in $(seq 1 20); do
+			rmdir "$d" 2>/dev/null && break
+			sleep 0.25
+		done
+		[ -d "$d" ] && {
+			log "cleanup: cannot remove cgroup ${MADE_CG[$i]} ($(cat "$d/cgroup.procs" 2>/dev/null | wc -l) processes in it)"
+			bad=1
+		}
 	done
+	return $bad
 }
 
+# guest_cleanup (on exit): remove what the script made; when something
+# cannot be removed, say so and make the script fail.
 guest_cleanup() {
-	dm_remove_all
-	nullb_remove_all
-	cg_remove_all
+	local rc=$? bad=0
+	dm_remove_all || bad=1
+	nullb_remove_all || bad=1
+	cg_remove_all || bad=1
+	if [ "$bad" = 1 ]; then
+		log "not ok - cleanup: something this test made could not be removed"
+		[ "$rc" = 0 ] && rc=1
+	fi
+	exit "$rc"
 }
 trap guest_cleanup EXIT
