@@ -7,11 +7,16 @@
 #   make tree      unpack linux-source-6.12 and apply the series
 #   make kernel    build the end-to-end UML kernel
 #   make kunit     build and run the KUnit suites
+#   make qemu-check  build the x86-64 QEMU kernel (lockdep) and run the
+#                  guest tests (QEMU_FLAVOUR=kasan|kcsan for the others)
+#   make qemu-kernel build the x86-64 QEMU kernel only
 #   make clean     remove build/ (the ccache survives)
 
 SHELL := /bin/bash
 
-.PHONY: all demo check bench export tree kernel kunit deps clean
+.PHONY: all demo check bench export tree kernel kunit deps clean qemu-check qemu-kernel
+
+QEMU_FLAVOUR ?= lockdep
 
 all: check
 
@@ -35,6 +40,12 @@ demo: tree
 
 bench: tree
 	scripts/bench.sh
+
+qemu-check: tree
+	scripts/qemu-check.sh $(QEMU_FLAVOUR)
+
+qemu-kernel: tree
+	scripts/qemu/build.sh $(QEMU_FLAVOUR)
 
 export:
 	scripts/export-patches.sh

@@ -10,6 +10,8 @@
 #   5. the end-to-end tests of scripts/e2e/ in the debug UML kernel
 #   6. the share tests (short seed experiments) in the UML kernel built
 #      without debug options
+#   7. the module on SMP x86-64 under QEMU: lockdep, KASAN and KCSAN
+#      kernels (CHECK_ONLY="qemu" runs this part)
 #
 # CHECK_ONLY="e2e:basic-verify" (space separated step or test names, or
 # a prefix: "e2e", "shares") runs a subset.
@@ -194,6 +196,28 @@ needs $built_perf shares:seed004-rw "$TOP/scripts/uml-run.sh" -k perf -t 600 \
 	--reader-weight 200 --assert
 needs $built_perf shares:range-bw "$TOP/scripts/uml-run.sh" -k perf \
 	"$TOP/scripts/experiments/range-bw.sh" --runtime 15 --assert
+
+# The module on SMP x86-64 under QEMU (TCG, -smp 2, a virtio-scsi sdb with
+# sdb5-7, throttled): lockdep (with kmemleak), KASAN and KCSAN kernels.
+# seed000: seed test #1's shares and the module's life (modprobe, rmmod
+# refused while in use, load/unload loops with nothing leaked); smp-stress:
+# messages, suspend/resume, reloads, cgroups and band devices made and
+# removed, under fio verify on every CPU.  Each flavour alone:
+# "scripts/qemu-check.sh kasan" (see Documentation/qemu.md).
+qemu_stage() {
+	local flavour=$1 t built
+	shift
+	built=$(built "qemu:build-$flavour")
+	step "qemu:build-$flavour" "$TOP/scripts/qemu/build.sh" "$flavour" &&
+		built=1
+	for t in "$@"; do
+		needs "$built" "qemu:$flavour-$t" "$TOP/scripts/qemu/run.sh" \
+			-f "$flavour" "$TOP/scripts/qemu/tests/$t.sh"
+	done
+}
+qemu_stage lockdep seed000 smp-stress
+qemu_stage kasan smp-stress
+qemu_stage kcsan smp-stress
 
 echo "check took $(($(date +%s) - start))s"
 [ -z "$failures" ] || echo "failed:$failures"

@@ -1,0 +1,110 @@
+#!/bin/bash
+# SMP stress in the QEMU guest (scripts/qemu/run.sh): on two band devices
+# of one device group on /dev/sdb5 and /dev/sdb6 (uid groups, ceilings, a
+# small io_limit, so bios are held), under fio verify with jobs on every
+# CPU, race as fast as ioctls go (scripts/qemu/tools/iobstress.c, one
+# process per CPU and job):
+#  - attach/detach/weight/limits messages against suspend/resume of the
+#    same band device and of its sibling;
+#  - table reloads of the sibling (dmsetup);
+#  - cgroups created and removed while their bios are held (a third band
+#    device of type cgroup on /dev/sdb7 in the same device group);
+#  - band devices created and removed in the device group while the
+#    others run.
+# Then: fio verified every block, both devices are live and schedule again.
+# The kernel runs with panic_on_warn (lockdep, KASAN or KCSAN flavour): any
+# report fails the run.  fio WRITES to the partitions.
+. "$(dirname "$0")/../../lib/guest.sh"
+
+secs=${STRESS_SECONDS:-40}
+disk=${STRESS_DISK:-/dev/sdb}
+ncpu=$(nproc)
+bin=$(command -v iobstress) || bin=/tmp/iobstress
+[ -x "$bin" ] || gcc -O2 -o "$bin" "$GTOP/scripts/qemu/tools/iobstress.c" || exit 1
+modprobe dm-ioband 2>/dev/null
+log "# $ncpu CPUs, ${secs}s"
+sz=$(sectors "${disk}5")
+tab() { echo "0 $sz ioband ${disk}$1 9 0 4 uid weight 0 :100 0:50"; }
+for i in 5 6; do
+	check "create band$i" dm_create "band$i" "$(tab $i)"
+	check "ceiling on band$i's default group" \
+		$DMSETUP message "band$i" 0 limits default max=100iops
+done
+sz7=$(sectors "${disk}7")
+cg_setup
+cg_make stress
+echo "+io +memory" >/sys/fs/cgroup/stress/cgroup.subtree_control
+check "create band7 (cgroup type)" dm_create band7 \
+	"0 $sz7 ioband ${disk}7 9 0 4 cgroup weight 0 :100"
+
+fio_args=()
+for i in 5 6; do
+	fio_args+=(--name="v$i" --filename="/dev/mapper/band$i" --numjobs="$ncpu"
+		--offset_increment=8M --size=8M)
+done
+fio --ioengine=libaio --direct=1 --bs=4k --iodepth=32 --rw=randwrite \
+	--verify=crc32c --verify_fatal=1 --do_verify=1 --time_based --eta=never \
+	--runtime="$secs" --verify_backlog=128 --group_reporting \
+	--output=/tmp/stress-fio.out "${fio_args[@]}" &
+fio_pid=$!
+sleep 5
+pids=()
+for c in $(seq 1 "$ncpu"); do
+	"$bin" msg band5 "$secs" 0 & pids+=($!)
+	"$bin" suspend band6 "$secs" & pids+=($!)
+done
+"$bin" suspend band5 "$secs" & pids+=($!)
+"$bin" msg band6 "$secs" 0 & pids+=($!)
+# Reloads of band6, cgroups made and removed with bios held on band7,
+# band devices made and removed in the device group.
+(
+	end=$(($(date +%s) + secs))
+	n=0
+	while [ "$(date +%s)" -lt "$end" ]; do
+		n=$((n + 1))
+		$DMSETUP load band6 --table "$(tab 6)" && $DMSETUP resume band6
+		mkdir -p "/sys/fs/cgroup/stress/c$n"
+		sh -c "echo \$\$ > /sys/fs/cgroup/stress/c$n/cgroup.procs &&
+			exec dd if=/dev/mapper/band7 of=/dev/null bs=4k count=200 iflag=direct" \
+			2>/dev/null &
+		$DMSETUP message band7 0 attach "/stress/c$n" 2>/dev/null
+		sleep 0.3
+		wait $!
+		rmdir "/sys/fs/cgroup/stress/c$n"
+		$DMSETUP message band7 0 detach "/stress/c$n" 2>/dev/null
+		$DMSETUP create "extra$n" --table "0 8 ioband ${disk}7 9 0 0 none weight 0 :10" &&
+			$DMSETUP remove "extra$n"
+	done
+	echo "loader rounds: $n"
+) &
+pids+=($!)
+for p in "${pids[@]}"; do
+	wait "$p"
+	check "stress process $p ended cleanly" test $? = 0
+done
+wait $fio_pid
+rc=$?
+grep -E 'err=|verify' /tmp/stress-fio.out | head -5
+check "fio wrote and verified every block (exit $rc)" test "$rc" = 0
+for i in 5 6 7; do
+	check "band$i is live" sh -c "$DMSETUP info band$i | grep -q 'State: *ACTIVE'"
+done
+for i in 5 6; do
+	$DMSETUP message "band$i" 0 attach 0 2>/dev/null
+	$DMSETUP message "band$i" 0 limits default none
+	$DMSETUP message "band$i" 0 limits 0 none
+done
+$DMSETUP message band5 0 reset
+fio --ioengine=libaio --direct=1 --bs=4k --iodepth=32 --rw=randread \
+	--number_ios=500 --eta=never --output=/tmp/stress-after.out \
+	--name=a --filename=/dev/mapper/band5
+h=$($DMSETUP status band5 | awk '{ print $7 + $14 }')
+check "bios are held again after the stress ($h)" test "${h:-0}" -gt 0
+dying=$(awk '$1 == "nr_dying_descendants" { print $2 }' /sys/fs/cgroup/stress/cgroup.stat)
+log "nr_dying_descendants of /stress: $dying"
+for i in 5 6 7; do
+	check "remove band$i" $DMSETUP remove "band$i"
+done
+MADE_DM=()
+log "$CHECKS_PASSED passed, $CHECKS_FAILED failed"
+[ "$CHECKS_FAILED" = 0 ]
