@@ -28,6 +28,7 @@ experiments=(
 	"cgroup-direct|cgroup-shares.sh direct"
 	"cgroup-buffered|cgroup-shares.sh buffered --runtime 5"
 	"range-bw|range-bw.sh"
+	"deep-device|deep-device.sh --runtime 10"
 )
 
 failed=0
@@ -57,10 +58,12 @@ done
 	echo "# dm-ioband benchmark results"
 	echo
 	echo "Made by \`make bench\` on $(date -u +%Y-%m-%d), ${rt} s per run, in UML"
-	echo "(kernel without debug options) on a 2-core machine; the disk is a"
-	echo "null_blk of fixed capacity (see each table's title).  Each experiment"
-	echo "reproduces one of ../shared/seeds/ and prints the seed's own figures"
-	echo "under its table."
+	echo "(kernel without debug options) on a $(nproc)-core machine; the disk is a"
+	echo "null_blk of fixed capacity (see each table's title).  The seed*"
+	echo "experiments reproduce the 2008-2010 reports (the seeds) and print the"
+	echo "seed's own figures under their tables; cgroup-*, range-bw and"
+	echo "deep-device test what the seeds did not (cgroups, floors and"
+	echo "ceilings, a deep device)."
 	for e in "${experiments[@]}"; do
 		name=${e%%|*}
 		[ -f "$res/$name.txt" ] || continue
