@@ -72,23 +72,26 @@ log "# dm-ioband: ioband1-3 in device group 1, weights 40/20/10, ${runtime}s"
 run_fio /dev/mapper/ioband1 /dev/mapper/ioband2 /dev/mapper/ioband3 \
 	"$EXP_OUT/seed000-ioband.json" &
 fio_pid=$!
-# Progress: I/Os per second through the three band devices.
-band_ios() {
-	local i n=0
-	for i in 1 2 3; do
-		set -- $($DMSETUP status ioband$i)
-		n=$((n + ${6:-0} + ${9:-0}))
-	done
-	echo $n
+# Progress: I/Os per second completed by the disk below (its
+# /sys/block/<disk>/stat: reads and writes completed).
+disk_ios() {
+	awk '{ print $1 + $5 }' \
+		"/sys/block/$(basename "$(readlink -f "$disk")")/stat" 2>/dev/null ||
+		echo 0
 }
-prev=$(band_ios)
+prev=$(disk_ios)
+tprev=$(date +%s%N)
 for t in $(seq 1 $((runtime + 1))); do
 	sleep 1
 	kill -0 $fio_pid 2>/dev/null || break
 	controller_off && continue
-	cur=$(band_ios)
-	log "# t=${t}s: $((cur - prev)) I/Os/s; $($DMSETUP message ioband1 0 show)"
+	cur=$(disk_ios)
+	tcur=$(date +%s%N)
+	# Over the time that really passed: the loop's own commands are slow
+	# in UML.
+	log "# t=${t}s: $(((cur - prev) * 1000000000 / (tcur - tprev))) I/Os/s completed by $disk; $($DMSETUP message ioband1 0 show | head -1)"
 	prev=$cur
+	tprev=$tcur
 done
 wait $fio_pid || exit 1
 
@@ -142,4 +145,7 @@ if [ "$assert" = 1 ]; then
 	check "total $sum at least 95 % of no controller ($base_total) with the shares kept" \
 		conserving
 fi
-finish
+# A demo (no --assert) has no checks to count, unless one failed.
+if [ "$assert" = 1 ] || [ "$CHECKS_FAILED" != 0 ]; then
+	finish
+fi
