@@ -2,9 +2,11 @@
 # Seed 000, test #1 (run inside the UML guest): three band devices in one
 # device group on three dm-linear "partitions" of one null_blk disk of
 # fixed capacity (2,000 IOPS), weights 40/20/10, 4 KiB random read/write
-# O_DIRECT with IODEPTH in flight on each.  I/Os and sectors are counted
-# from dmsetup status over the run and printed in the seed's table form,
-# next to the same load with no controller (dm-linear alone).
+# O_DIRECT with IODEPTH in flight on each.  I/Os are counted by fio over
+# the measured run (after its ramp time; sectors are I/Os x 8, every I/O
+# being 4 KiB) and printed in the seed's table form, next to the same load
+# with no controller (dm-linear alone); the band devices' own status
+# lines, which include the ramp time, are printed under the table.
 #
 #   seed000-test1.sh [--iodepth N] [--io-limit N] [common options, lib.sh]
 #
