@@ -235,15 +235,21 @@ status=$(tr -d '\r' <"$out/output.raw" | sed -n 's/^@@IOBAND-STATUS \([0-9]*\)@@
 [ -n "$status" ] && echo "$status" >"$out/status"
 rm -f "$out/console.raw" "$out/output.raw" "$out/initramfs.cpio"
 
-# KCSAN reports that name no device-mapper function (dm_*, ioband*) go
-# to kcsan-other and do not fail the run; the others stay in the console.
+# KCSAN reports whose stack frames name no device-mapper function (dm_*,
+# ioband*, or a frame in dm_mod or dm_ioband) go to kcsan-other and do not
+# fail the run; the others stay in the console.
 reports_in=$out/console.log
 if grep -q 'BUG: KCSAN' "$out/console.log"; then
 	awk -v other="$out/kcsan-other" '
 		function flush() { if (nb) { if (rel) printf "%s", blk; else printf "%s", blk >> other }
 			nb = 0; blk = ""; rel = 0 }
 		/BUG: KCSAN:/ { flush(); nb = 1 }
-		nb { blk = blk $0 "\n"; if ($0 ~ /ioband|[^a-z_]dm_|\[dm_mod\]/) rel = 1
+		nb { blk = blk $0 "\n"
+			# Only stack frames count ("func+0x1/0x2 [module]"): other
+			# lines of the console (the workqueue name, dm messages
+			# printed meanwhile) may be interleaved.
+			if ($0 ~ /\+0x[0-9a-f]+\/0x[0-9a-f]+/ &&
+			    $0 ~ /[ (]ioband[a-z_]*\+|[ (]dm_[a-z_]+\+|\[dm_mod\]|\[dm_ioband\]/) rel = 1
 			if ($0 ~ /=====================/) flush(); next }
 		{ print }
 		END { flush() }' "$out/console.log" >"$out/console.kcsan-filtered"
