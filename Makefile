@@ -3,6 +3,9 @@
 #   make demo      build, boot UML, run seed 000 test #1, print its table
 #   make check     every test (prints "N passed, M failed")
 #   make bench     every seed experiment, tables and plots in results/
+#                  (then make readme)
+#   make readme    copy the figures of results/ into README.md and
+#                  Documentation/*.md (scripts/update-readme.sh)
 #   make export    write the commits of build/linux back to patches/
 #   make tree      unpack linux-source-6.12 and apply the series
 #   make kernel    build the end-to-end UML kernel
@@ -14,7 +17,7 @@
 
 SHELL := /bin/bash
 
-.PHONY: all demo check bench export tree kernel kunit deps clean qemu-check qemu-kernel
+.PHONY: all demo check bench readme export tree kernel kunit deps clean qemu-check qemu-kernel
 
 QEMU_FLAVOUR ?= lockdep
 
@@ -40,6 +43,9 @@ demo: tree
 
 bench: tree
 	scripts/bench.sh
+
+readme:
+	scripts/update-readme.sh
 
 qemu-check: tree
 	scripts/qemu-check.sh $(QEMU_FLAVOUR)

@@ -2,8 +2,10 @@
 # make bench: every seed experiment, full length, in the UML kernel without
 # debug options, side by side with no controller and (where they apply)
 # iocost and BFQ.  Writes results/<experiment>.txt, plots (PNG) and
-# results/README.md, the summary the top README links to.  Raw fio
-# output and logs stay in build/bench/.
+# results/README.md, the summary the top README links to, then runs
+# scripts/update-readme.sh (make readme), which copies the figures the
+# README and Documentation/*.md show from results/.  Raw fio output and
+# logs stay in build/bench/.
 #
 #   BENCH_RUNTIME=60 make bench     the seeds' 60 s runs (default 20 s)
 #   BENCH_ONLY="seed001-vm" ...     a subset
@@ -31,6 +33,9 @@ experiments=(
 	"deep-device|deep-device.sh --runtime 10"
 )
 
+commit=$(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo unknown)
+git -C "$TOP" diff --quiet HEAD 2>/dev/null || commit="$commit (with uncommitted changes)"
+
 failed=0
 for e in "${experiments[@]}"; do
 	name=${e%%|*}
@@ -57,7 +62,7 @@ done
 {
 	echo "# dm-ioband benchmark results"
 	echo
-	echo "Made by \`make bench\` on $(date -u +%Y-%m-%d), ${rt} s per run, in UML"
+	echo "Made by \`make bench\` on $(date -u +%Y-%m-%d) at commit $commit, ${rt} s per run, in UML"
 	echo "(kernel without debug options) on a $(nproc)-core machine; the disk is a"
 	echo "null_blk of fixed capacity (see each table's title).  The seed*"
 	echo "experiments reproduce the 2008-2010 reports (the seeds) and print the"
@@ -79,4 +84,10 @@ done
 	done
 } >"$res/README.md"
 say "results in $res/README.md ($failed experiment(s) failed)"
-[ "$failed" = 0 ]
+# The figures of README.md and Documentation/*.md, from results/.
+readme=0
+RESULTS=$res "$TOP/scripts/update-readme.sh" || {
+	readme=1
+	say "update-readme.sh failed: the README's figures are not updated"
+}
+[ "$failed" = 0 ] && [ "$readme" = 0 ]

@@ -18,6 +18,15 @@
 # IOBAND_CONTROLLER_OFF=1 runs the experiments with dm-linear in place of
 # every band device: every share test must then fail (see
 # Documentation/testing.md, "Checks and the controller off").
+#
+# Every run writes the time of each step and the total to
+# build/logs/check-times.txt.  RECORD_TIMES=1 also keeps them in
+# results/check-times.txt (which README.md shows, through make readme):
+# one section per state of the machine, named by RECORD_STATE, e.g.
+#   RECORD_TIMES=1 RECORD_STATE=clean make check   clean clone, empty ccache
+#   RECORD_TIMES=1 RECORD_STATE=warm make check    build/ kept, nothing changed
+# A run replaces the section of its state (and CHECK_ONLY) and keeps the
+# others.  RESULTS=dir writes there instead of results/.
 set -u
 . "$(dirname "$0")/lib/common.sh"
 
@@ -26,6 +35,15 @@ failed=0
 failures=
 start=$(date +%s)
 mkdir -p "$LOGS"
+
+# For check-times.txt: what ran, where and when, taken at the start.
+times=()
+times_date=$(date -u '+%Y-%m-%d %H:%M UTC')
+times_commit=$(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo unknown)
+git -C "$TOP" diff --quiet HEAD 2>/dev/null ||
+	times_commit="$times_commit (with uncommitted changes)"
+times_machine="$(nproc) cores, $(. /etc/os-release 2>/dev/null &&
+	echo "${PRETTY_NAME:-unknown system}"), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
 want() {
 	[ -z "${CHECK_ONLY:-}" ] && return 0
@@ -38,11 +56,72 @@ result() {
 	if [ "$rc" = 0 ]; then
 		passed=$((passed + 1))
 		printf 'PASS  %-44s %4ss\n' "$name" "$t"
+		times+=("$name $t PASS")
 	else
 		failed=$((failed + 1))
 		failures="$failures $name"
 		printf 'FAIL  %-44s %4ss\n' "$name" "$t"
+		times+=("$name $t FAIL")
 	fi
+}
+
+# write_times <total seconds> <passed> <failed>: the section of this run
+# in build/logs/check-times.txt, and with RECORD_TIMES=1 in
+# results/check-times.txt.  Lines "time" sum the steps of one kind (the
+# part of the name before ":"), lines "step" are the steps.  Prints
+# nothing unless RECORD_TIMES=1.
+write_times() {
+	local total=$1 np=$2 nf=$3 header res out=$LOGS/check-times.txt
+	header="== make check, ${RECORD_STATE:-state not given (RECORD_STATE)}"
+	[ -z "${CHECK_ONLY:-}" ] || header="$header, CHECK_ONLY=$CHECK_ONLY"
+	header="$header =="
+	{
+		echo "$header"
+		echo "date     $times_date"
+		echo "commit   $times_commit"
+		echo "machine  $times_machine"
+		echo "result   $np passed, $nf failed"
+		echo "total    $total s ($(awk -v t="$total" 'BEGIN { printf "%.1f", t / 60 }') min)"
+		printf '%s\n' "${times[@]}" | awk 'NF == 3 {
+			kind = $1; sub(/:.*/, "", kind)
+			if (!(kind in sum)) { order[++n] = kind; first[kind] = $1 }
+			sum[kind] += $2; steps[kind]++
+		}
+		END {
+			for (i = 1; i <= n; i++) {
+				k = order[i]
+				name = steps[k] > 1 ? k ": " steps[k] " steps" : first[k]
+				printf "time     %-40s %6d s\n", name, sum[k]
+			}
+		}'
+		printf '%s\n' "${times[@]}" | awk 'NF == 3 {
+			printf "step     %-40s %6d s  %s\n", $1, $2, $3 }'
+	} >"$out"
+	[ "${RECORD_TIMES:-0}" = 1 ] || return 0
+	res=${RESULTS:-$TOP/results}/check-times.txt
+	mkdir -p "${res%/*}"
+	# Replace this state's section, keep the others in their order.
+	HEADER=$header awk -v new="$out" '
+		function add(   line) {
+			while ((getline line < new) > 0) sec[++n] = line
+			close(new)
+			done = 1
+		}
+		/^== .* ==$/ { skip = ($0 == ENVIRON["HEADER"]) }
+		/^== .* ==$/ && skip { if (!done) add(); next }
+		/^== .* ==$/ { sec[++n] = $0; next }
+		skip || /^$/ { next }
+		{ sec[++n] = $0 }
+		END {
+			if (!done) add()
+			for (i = 1; i <= n; i++) {
+				if (i > 1 && sec[i] ~ /^== .* ==$/) print ""
+				print sec[i]
+			}
+		}' "$([ -f "$res" ] && echo "$res" || echo /dev/null)" >"$res.new" &&
+		mv "$res.new" "$res" &&
+		echo "times recorded in $res (section \"$header\")" ||
+		echo "could not record the times in $res" >&2
 }
 
 # step <name> <command...>: run, log to build/logs/<name>.log, count.
@@ -62,6 +141,7 @@ step() {
 
 step apply "$TOP/scripts/prepare-tree.sh" --pristine
 step tree "$TOP/scripts/prepare-tree.sh" || {
+	write_times $(($(date +%s) - start)) "$passed" $((failed + 1))
 	echo "$passed passed, $((failed + 1)) failed"; exit 1; }
 
 checkpatch_one() {
@@ -219,7 +299,9 @@ qemu_stage lockdep seed000 smp-stress
 qemu_stage kasan smp-stress
 qemu_stage kcsan smp-stress
 
-echo "check took $(($(date +%s) - start))s"
+took=$(($(date +%s) - start))
+write_times "$took" "$passed" "$failed"
+echo "check took ${took}s"
 [ -z "$failures" ] || echo "failed:$failures"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
