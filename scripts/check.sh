@@ -276,6 +276,8 @@ needs $built_perf shares:seed004-rw "$TOP/scripts/uml-run.sh" -k perf -t 600 \
 	--reader-weight 200 --assert
 needs $built_perf shares:range-bw "$TOP/scripts/uml-run.sh" -k perf \
 	"$TOP/scripts/experiments/range-bw.sh" --runtime 15 --assert
+needs $built_perf shares:deep-device "$TOP/scripts/uml-run.sh" -k perf -t 600 \
+	"$TOP/scripts/experiments/deep-device.sh" --runtime 10 --assert
 
 # The module on SMP x86-64 under QEMU (TCG, -smp 2, a virtio-scsi sdb with
 # sdb5-7, throttled): lockdep (with kmemleak), KASAN and KCSAN kernels.
