@@ -31,6 +31,7 @@ experiments=(
 	"cgroup-buffered|cgroup-shares.sh buffered --runtime 5"
 	"range-bw|range-bw.sh"
 	"deep-device|deep-device.sh --runtime 10"
+	"overhead|overhead.sh --runtime 5 --rounds 5"
 )
 
 commit=$(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo unknown)
@@ -68,7 +69,8 @@ done
 	echo "experiments reproduce the 2008-2010 reports (the seeds) and print the"
 	echo "seed's own figures under their tables; cgroup-*, range-bw and"
 	echo "deep-device test what the seeds did not (cgroups, floors and"
-	echo "ceilings, a deep device)."
+	echo "ceilings, a deep device); overhead is the cost per bio against"
+	echo "dm-linear."
 	for e in "${experiments[@]}"; do
 		name=${e%%|*}
 		[ -f "$res/$name.txt" ] || continue

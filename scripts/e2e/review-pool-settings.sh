@@ -31,12 +31,15 @@ check "after a plain resume of ioband2 the group keeps io_limit 4 ($(showv ioban
 check "and ioband1's table still prints it ($(fields ioband1))" \
 	test "$(fields ioband1)" = "3 4 weight-iosize"
 
-# The learnt capacity survives a plain suspend/resume of a member.
+# The learnt capacity survives a plain suspend/resume of a member.  Two
+# groups compete (one on each band device): a group alone passes without
+# the scheduler and teaches the estimate nothing.
 $DMSETUP message ioband1 0 io_limit 0
 $DMSETUP message ioband1 0 io_throttle 0
-fio --name=a --filename=/dev/mapper/ioband1 --direct=1 --rw=randread \
-	--bs=4k --iodepth=32 --ioengine=libaio --runtime=3 --time_based \
-	--output=/tmp/a.out
+fio --direct=1 --rw=randread --bs=4k --iodepth=32 --ioengine=libaio \
+	--runtime=3 --time_based --output=/tmp/a.out \
+	--name=a --filename=/dev/mapper/ioband1 \
+	--name=b --filename=/dev/mapper/ioband2
 cap1=$(showv ioband1 capacity)
 $DMSETUP suspend ioband2 && $DMSETUP resume ioband2
 cap2=$(showv ioband1 capacity)

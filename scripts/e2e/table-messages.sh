@@ -2,7 +2,7 @@
 # dmsetup create/table/status/message round trips; every bad table line
 # and every bad message is refused and changes nothing.
 . "$(dirname "$0")/../lib/guest.sh"
-plan 61
+plan 62
 
 dev=$(nullb_create disk size=64) || exit 1
 sz=$(sectors "$dev")
@@ -123,6 +123,8 @@ out=$(msg show | head -1)
 log "show: $out"
 check "show: device_group=$(show_field device_group), idle_window_us=$(show_field idle_window_us) (set to 2000 above)" \
 	test "$(show_field device_group):$(show_field idle_window_us)" = 7:2000
+check "show: ceiling=$(show_field ceiling), capacity=$(show_field capacity) (numbers)" \
+	sh -c "[ '$(show_field ceiling)' -ge 0 ] && [ '$(show_field capacity)' -ge 1 ]"
 n=$(msg show | grep -c '^group=default weight=')
 check "show: a line for the default group ($n)" test "$n" = 1
 

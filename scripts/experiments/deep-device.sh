@@ -8,10 +8,13 @@
 #
 #   deep-device.sh [--runtime S] [--devices "2 8"] [--depth D] [--assert]
 #
-# Each device is given the device's whole depth: at 3:1 over two devices
-# the first is due 768 of the 1,024 tags, which it cannot fill from 512
-# (at depth 512 it gets at most 2,560 of 5,120 IOPS, and full throughput
-# and 75/25 cannot both hold).
+# Each device keeps more bios than the device's whole depth: at 3:1 over
+# two devices the first is due 768 of the 1,024 tags, which it cannot fill
+# from 512 (at depth 512 it gets at most 2,560 of 5,120 IOPS, and full
+# throughput and 75/25 cannot both hold), and with 1,024 a burst of
+# completions that fio (slowed by a busy host) resubmits late leaves it
+# nothing held for a moment, and its slots go to the others, as they
+# should when a group is not backlogged.
 #
 # Prints, per N: IOPS with dm-linear and with dm-ioband over the whole run
 # (from cold) and their ratio, the shares over the whole run and in the
@@ -20,15 +23,18 @@
 # in-flight limit the device group settled on.
 #
 # --assert (make check) turns them into 2 checks per N: dm-ioband from
-# cold completes at least 90 % of what dm-linear does in the same run
-# (the bench's figure is the ratio itself; 90 % leaves room for the timer
-# noise of a loaded machine), and every steady share is within 1 point of
-# its weight's. With IOBAND_CONTROLLER_OFF=1 the shares check fails.
+# cold completes at least 80 % of what dm-linear does in the same run,
+# and every steady share is within 1 point of its weight's. The first
+# catches an estimate that does not find the device (the code before it
+# did gave 52-65 %); the figure the bench reports is the ratio itself,
+# 94-99 % on a quiet host; 80 % leaves room for a host so busy that the
+# guest's dispatcher runs late (82 % seen with a load average of 6 on 2
+# cores). With IOBAND_CONTROLLER_OFF=1 the shares check fails.
 . "$(dirname "$0")/../lib/guest.sh"
 
 runtime=10
 devices="2 8"
-depth=1024
+depth=2048
 assert=0
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -119,10 +125,10 @@ PY
 	printf '%-8s %8s %8s %6s%%  %-40s %-40s %-40s %s\n' "$n" "$ltot" \
 		"$itot" "$ratio" "$whole" "$steady" "$target" "$lim"
 	if [ "$assert" = 1 ]; then
-		check "$n devices: dm-ioband from cold does $ratio % of dm-linear (at least 90)" \
-			awk -v r="$ratio" 'BEGIN { exit !(r >= 90) }'
+		check "$n devices: dm-ioband from cold does $ratio % of dm-linear (at least 80)" \
+			at_least "$ratio" 80
 		check "$n devices: steady shares $steady within 1 point of $target (worst $worst)" \
-			awk -v d="$worst" 'BEGIN { exit !(d <= 1) }'
+			within "$worst" 0 1
 	fi
 	for i in $(seq 1 "$n"); do
 		$DMSETUP remove "b${n}_$i"

@@ -72,7 +72,12 @@ ceil() {
 	fi
 	if [ "$unit" = kbps ]; then got=${R_KIB[1]}; else got=${R_IOS[1]}; fi
 	printf '| %-20s | %7s %s | %7s %s | %6s%% |\n' "$spec" "$got" "$unit" "$want" "$unit" "$(pct "$got" "$want")"
-	[ "$EXP_ASSERT" = 1 ] && check "ceiling $spec holds within 2 % ($got)" within "$(pct "$got" "$want")" 100 2
+	# At most 2 % above (what a ceiling promises), at least 95 % of it
+	# (that it does not hold the group below: 5 % leaves room for a
+	# host busy enough to slow the guest between the capacity run and
+	# this one).
+	[ "$EXP_ASSERT" = 1 ] && check "ceiling $spec holds: $got, 95 to 102 % of it" \
+		in_range "$(pct "$got" "$want")" 95 102
 }
 ceil max=64kbps kbps 64
 ceil max=400iops iops 400

@@ -52,6 +52,12 @@ within() {
 		'BEGIN { d = v - t; if (d < 0) d = -d; exit !(d <= tol) }'
 }
 
+# in_range <value> <low> <high>: low <= value <= high.
+in_range() {
+	is_number "$1" || return 1
+	awk -v v="$1" -v l="$2" -v h="$3" 'BEGIN { exit !(v >= l && v <= h) }'
+}
+
 # at_least <value> <minimum>
 at_least() {
 	is_number "$1" || return 1

@@ -1,0 +1,76 @@
+#!/bin/bash
+# Throughput on SMP and the pool lock's contention, in the QEMU guest
+# (scripts/qemu/run.sh -f lockstat -s 4): a null_blk with one submission
+# queue per CPU that completes in softirq with no delay (the CPUs are the
+# limit), fio 4 KiB random reads O_DIRECT at depth 32 with one job per CPU
+# on each device, in turns:
+#   linear1 / ioband1   one dm-linear slice / one band device on it
+#   linear2 / ioband2   two slices / two band devices of one device group
+#                       at weights 3:1
+# ROUNDS rounds of RUNTIME s each; prints every run's IOPS and the median
+# ratio of each pair.  During the band device runs /proc/lock_stat counts
+# (CONFIG_LOCK_STAT): its lines for the pool lock give the contentions,
+# the wait times and the longest hold, which is also the longest stretch
+# with interrupts off that the lock makes.  A measurement, not a test.
+. "$(dirname "$0")/../../lib/guest.sh"
+
+runtime=${PERF_RUNTIME:-5}
+rounds=${PERF_ROUNDS:-3}
+ncpu=$(nproc)
+modprobe null_blk nr_devices=0 2>/dev/null
+modprobe dm-ioband 2>/dev/null
+log "# $ncpu CPUs, $rounds rounds of ${runtime}s"
+
+disk=$(nullb_create perf size=2048 memory_backed=0 irqmode=1 \
+	completion_nsec=0 hw_queue_depth=256 submit_queues="$ncpu") || exit 1
+dm_linear_slices "$disk" 2 lin || exit 1
+sz=$(sectors /dev/mapper/lin1)
+dm_create ib1 "0 $sz ioband /dev/mapper/lin1 1 0 0 none weight 0 :300" || exit 1
+dm_create ib2 "0 $sz ioband /dev/mapper/lin2 1 0 0 none weight 0 :100" || exit 1
+dm_create ibu "0 $sz ioband /dev/mapper/lin2 2 0 0 none weight 0 :100" || exit 1
+
+# iops <dev...>: total read IOPS of fio, one job per CPU on each device.
+iops() {
+	local d args=()
+	for d in "$@"; do
+		args+=(--name="${d##*/}" --filename="$d" --numjobs="$ncpu")
+	done
+	fio --ioengine=libaio --direct=1 --rw=randread --bs=4k --iodepth=32 \
+		--runtime="$runtime" --time_based --group_reporting \
+		--output-format=terse --terse-version=3 "${args[@]}" \
+		>/tmp/perf.terse || return 1
+	awk -F';' '{ s += $8 } END { printf "%.0f\n", s }' /tmp/perf.terse
+}
+
+lockstat() { [ -w /proc/sys/kernel/lock_stat ] && echo "$1" >/proc/sys/kernel/lock_stat; }
+[ -w /proc/lock_stat ] && echo 0 >/proc/lock_stat
+: >/tmp/perf.u
+: >/tmp/perf.c
+for r in $(seq 1 "$rounds"); do
+	lockstat 0
+	l1=$(iops /dev/mapper/lin2) || exit 1
+	lockstat 1
+	i1=$(iops /dev/mapper/ibu) || exit 1
+	lockstat 0
+	l2=$(iops /dev/mapper/lin1 /dev/mapper/lin2) || exit 1
+	lockstat 1
+	i2=$(iops /dev/mapper/ib1 /dev/mapper/ib2) || exit 1
+	lockstat 0
+	log "round $r: uncontended linear $l1 ioband $i1; contended linear $l2 ioband $i2"
+	echo "$l1 $i1" >>/tmp/perf.u
+	echo "$l2 $i2" >>/tmp/perf.c
+done
+med() {
+	awk '{ print $2 / $1 }' "$1" | sort -n |
+		awk '{ v[NR] = $1 } END { printf "%.1f%%\n", 100 * v[int((NR + 1) / 2)] }'
+}
+log "uncontended (1 band device, $ncpu jobs): median ratio to dm-linear $(med /tmp/perf.u)"
+log "contended (2 band devices 3:1, $ncpu jobs each): median ratio to dm-linear $(med /tmp/perf.c)"
+if [ -r /proc/lock_stat ]; then
+	log "# /proc/lock_stat during the dm-ioband runs: header and pool lock"
+	grep -m1 'class name' /proc/lock_stat
+	grep -A3 'pool->lock' /proc/lock_stat | head -12
+else
+	log "# no /proc/lock_stat (CONFIG_LOCK_STAT off in this flavour)"
+fi
+exit 0
