@@ -11,10 +11,13 @@
 # ratio of each pair.  During the band device runs /proc/lock_stat counts
 # (CONFIG_LOCK_STAT): its lines for the pool lock give the contentions,
 # the wait times and the longest hold, which is also the longest stretch
-# with interrupts off that the lock makes.  A measurement, not a test.
+# with interrupts off that the lock makes.  PERF_IO_LIMIT=N gives the
+# band devices a fixed io_limit (the lockless path is then off).  A
+# measurement, not a test.
 . "$(dirname "$0")/../../lib/guest.sh"
 
 runtime=${PERF_RUNTIME:-5}
+lim=${PERF_IO_LIMIT:-0}		# the band devices' io_limit (0: automatic)
 rounds=${PERF_ROUNDS:-3}
 ncpu=$(nproc)
 modprobe null_blk nr_devices=0 2>/dev/null
@@ -25,9 +28,9 @@ disk=$(nullb_create perf size=2048 memory_backed=0 irqmode=1 \
 	completion_nsec=0 hw_queue_depth=256 submit_queues="$ncpu") || exit 1
 dm_linear_slices "$disk" 2 lin || exit 1
 sz=$(sectors /dev/mapper/lin1)
-dm_create ib1 "0 $sz ioband /dev/mapper/lin1 1 0 0 none weight 0 :300" || exit 1
-dm_create ib2 "0 $sz ioband /dev/mapper/lin2 1 0 0 none weight 0 :100" || exit 1
-dm_create ibu "0 $sz ioband /dev/mapper/lin2 2 0 0 none weight 0 :100" || exit 1
+dm_create ib1 "0 $sz ioband /dev/mapper/lin1 1 0 $lim none weight 0 :300" || exit 1
+dm_create ib2 "0 $sz ioband /dev/mapper/lin2 1 0 $lim none weight 0 :100" || exit 1
+dm_create ibu "0 $sz ioband /dev/mapper/lin2 2 0 $lim none weight 0 :100" || exit 1
 
 # iops <dev...>: total read IOPS of fio, one job per CPU on each device.
 iops() {
@@ -56,6 +59,7 @@ for r in $(seq 1 "$rounds"); do
 	lockstat 1
 	i2=$(iops /dev/mapper/ib1 /dev/mapper/ib2) || exit 1
 	lockstat 0
+	log "show after the contended run: $($DMSETUP message ib1 0 show | head -1)"
 	log "round $r: uncontended linear $l1 ioband $i1; contended linear $l2 ioband $i2"
 	echo "$l1 $i1" >>/tmp/perf.u
 	echo "$l2 $i2" >>/tmp/perf.c
