@@ -11,7 +11,8 @@
 #   6. the share tests (short seed experiments) in the UML kernel built
 #      without debug options
 #   7. the module on SMP x86-64 under QEMU: lockdep, KASAN and KCSAN
-#      kernels (CHECK_ONLY="qemu" runs this part)
+#      kernels, and the end-to-end tests of 5 in the lockdep one
+#      (CHECK_ONLY="qemu" runs this part)
 #
 # CHECK_ONLY="e2e:basic-verify" (space separated step or test names, or
 # a prefix: "e2e", "shares") runs a subset.
@@ -284,7 +285,9 @@ needs $built_perf shares:deep-device "$TOP/scripts/uml-run.sh" -k perf -t 600 \
 # seed000: seed test #1's shares and the module's life (modprobe, rmmod
 # refused while in use, load/unload loops with nothing leaked); smp-stress:
 # messages, suspend/resume, reloads, cgroups and band devices made and
-# removed, under fio verify on every CPU.  Each flavour alone:
+# removed, under fio verify on every CPU; e2e: every test of scripts/e2e/
+# in one boot, each between a modprobe and an rmmod of dm-ioband, one
+# line per test in the step's log.  Each flavour alone:
 # "scripts/qemu-check.sh kasan" (see Documentation/qemu.md).
 qemu_stage() {
 	local flavour=$1 t built
@@ -297,7 +300,7 @@ qemu_stage() {
 			-f "$flavour" "$TOP/scripts/qemu/tests/$t.sh"
 	done
 }
-qemu_stage lockdep seed000 smp-stress
+qemu_stage lockdep seed000 smp-stress e2e
 qemu_stage kasan smp-stress
 qemu_stage kcsan smp-stress
 

@@ -8,7 +8,8 @@
 #
 # Environment: QEMU_TESTS="seed000 ..." runs a subset; QEMU_SMP (2),
 # QEMU_IOPS (150; kasan: 50, see Documentation/qemu.md), QEMU_TIMEOUT
-# (900 s per test); QEMU_NO_PREPARE=1 builds build/linux as it is.
+# (per test; default: the test's own "# qemu-time-limit:" line, else 900 s);
+# QEMU_NO_PREPARE=1 builds build/linux as it is.
 set -u
 . "$(dirname "$0")/lib/common.sh"
 
@@ -49,7 +50,7 @@ if step "qemu-build-$flavour" "$TOP/scripts/qemu/build.sh" "$flavour"; then
 			case " $QEMU_TESTS " in *" $n "*) ;; *) continue ;; esac
 		fi
 		step "qemu-$flavour:$n" "$TOP/scripts/qemu/run.sh" -f "$flavour" \
-			-s "$smp" -i "$iops" -t "${QEMU_TIMEOUT:-900}" "$t"
+			-s "$smp" -i "$iops" ${QEMU_TIMEOUT:+-t "$QEMU_TIMEOUT"} "$t"
 	done
 fi
 echo "qemu-check ($flavour) took $(($(date +%s) - start))s"

@@ -11,7 +11,8 @@
 #                "make modules_install INSTALL_MOD_PATH=MODDIR")
 #   -s CPUS      virtual CPUs (default 2; 4 works, on 2 host cores)
 #   -m MEM       guest memory (default 2G)
-#   -t SECONDS   wall-clock limit; the guest is killed after it (default 900)
+#   -t SECONDS   wall-clock limit; the guest is killed after it (default: the
+#                test's "# qemu-time-limit: N" line, else 900)
 #   -i IOPS      QEMU throttling.iops-total of the data disk (default 150;
 #                0: no throttling)
 #   -d IMAGE     the data disk, /dev/sdb in the guest (default
@@ -22,6 +23,11 @@
 #   -e VAR=val   put VAR in the test's environment (repeatable)
 #   -a ARGS      more kernel command-line arguments
 #   -v           show the test's output and the console while it runs
+#
+# A test with a "# qemu-userland: e2e" line gets the host's tools and
+# python3 too (see make_e2e below).  When the test's output has a section
+# from a line "=== ... summary" on (scripts/qemu/tests/e2e.sh: one line
+# per end-to-end test), it is printed here at the end, pass or fail.
 #
 # The output is kept in build/qemu-runs/<flavour>/<test>/: output (the
 # test's stdout and stderr, from the guest's second serial port),
@@ -39,7 +45,7 @@ kernel=
 moddir=
 smp=2
 mem=2G
-timeout_s=900
+timeout_s=
 iops=150
 disk=$BUILD/qemu-disk.img
 verbose=0
@@ -66,6 +72,9 @@ shift $((OPTIND - 1))
 test_path=$(realpath "$1")
 shift
 [ -f "$test_path" ] || die "no test $test_path"
+[ -n "$timeout_s" ] ||
+	timeout_s=$(sed -n 's/^# qemu-time-limit: \([0-9][0-9]*\)$/\1/p' "$test_path" | head -1)
+timeout_s=${timeout_s:-900}
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing: run scripts/deps.sh"
 command -v cpio >/dev/null || die "cpio missing: run scripts/deps.sh"
 
@@ -85,14 +94,27 @@ out=$(realpath -m "${IOBAND_RUN_DIR:-$BUILD/qemu-runs/$flavour/$name}")
 rm -rf "$out"
 mkdir -p "$out"
 
-# --- the initramfs: three concatenated cpio archives ----------------------
+# --- the initramfs: three or four concatenated cpio archives -------------
 # 1. userland (busybox and the host's tools with their libraries), made
-#    once; 2. the modules of the kernel, redone when the kernel changed;
+#    once; 1b. for the end-to-end tests only, more of the host's userland
+#    (below); 2. the modules of the kernel, redone when the kernel changed;
 # 3. this run: the repository's scripts/ and fio-jobs/ (at the same
 #    absolute path as on the host), the test, its arguments and environment.
 tools="/usr/bin/bash /usr/bin/fio /usr/sbin/dmsetup /usr/sbin/sfdisk
 /usr/bin/kmod /usr/sbin/blockdev /usr/sbin/mke2fs"
 base_cpio=$BUILD/qemu-initramfs/base.cpio
+# copy_bin <staging dir> <binary>: the binary at the same path, with the
+# libraries ldd lists.
+copy_bin() {
+	local st=$1 f=$2 l
+	mkdir -p "$st$(dirname "$f")"
+	cp -L "$f" "$st$f" || return 1
+	for l in $(ldd "$f" | grep -o '/[^ ]*'); do
+		[ -e "$st$l" ] && continue
+		mkdir -p "$st$(dirname "$l")"
+		cp -L "$l" "$st$l" || return 1
+	done
+}
 make_base() {
 	local st=$BUILD/qemu-initramfs/base f l
 	rm -rf "$st"
@@ -104,12 +126,7 @@ make_base() {
 	file "$st/bin/busybox" 2>/dev/null | grep -q 'dynamically' &&
 		{ say "busybox is not static: apt-get install busybox-static"; return 1; }
 	for f in $tools; do
-		cp -L "$f" "$st$f" || return 1
-		for l in $(ldd "$f" | grep -o '/[^ ]*'); do
-			[ -e "$st$l" ] && continue
-			mkdir -p "$st$(dirname "$l")"
-			cp -L "$l" "$st$l" || return 1
-		done
+		copy_bin "$st" "$f" || return 1
 	done
 	for l in modprobe rmmod lsmod insmod depmod modinfo; do
 		ln -s ../bin/kmod "$st/usr/sbin/$l"
@@ -129,6 +146,58 @@ if [ ! -f "$base_cpio" ] || [ "$TOP/scripts/qemu/init.sh" -nt "$base_cpio" ] ||
 	say "making the initramfs userland ($base_cpio)"
 	mkdir -p "$BUILD/qemu-initramfs"
 	make_base || die "cannot make the initramfs userland"
+fi
+
+# 1b. The end-to-end userland, for a test with a "# qemu-userland: e2e"
+#    line (scripts/qemu/tests/e2e.sh): the UML end-to-end tests run with
+#    the host's userland, so they get the host's tools here too, in
+#    /usr/bin and /usr/sbin ahead of busybox's /bin in PATH: coreutils,
+#    grep, sed, awk (mawk), dash as sh, cmp, util-linux's setpriv,
+#    setsid, losetup, fallocate, mkswap, swapon, mount..., blktrace and
+#    blkparse, and python3 with its standard library (without its tests,
+#    tkinter, idle, lib2to3, distutils and the build configuration).
+#    Made once, in build/qemu-initramfs/e2e.cpio.
+e2e_tools="$(dpkg -L coreutils 2>/dev/null | grep -E '^/(usr/)?s?bin/[^/]+$' |
+	sed 's|^/bin/|/usr/bin/|; s|^/sbin/|/usr/sbin/|' | tr '\n' ' ')
+/usr/bin/grep /usr/bin/sed /usr/bin/mawk /usr/bin/dash /usr/bin/cmp
+/usr/bin/setpriv /usr/bin/setsid /usr/sbin/losetup /usr/bin/fallocate
+/usr/sbin/mkswap /usr/sbin/swapon /usr/sbin/swapoff /usr/bin/mount
+/usr/bin/umount /usr/bin/mountpoint /usr/bin/dmesg /usr/bin/findmnt
+/usr/sbin/blkid /usr/sbin/blktrace /usr/bin/blkparse /usr/bin/python3.11"
+e2e_cpio=$BUILD/qemu-initramfs/e2e.cpio
+make_e2e() {
+	local st=$BUILD/qemu-initramfs/e2e f py=/usr/lib/python3.11
+	rm -rf "$st"
+	mkdir -p "$st/usr/bin" "$st/usr/sbin" "$st/usr/lib" "$st/usr/lib64"
+	# As in the userland archive (and in the archive, left out: they
+	# are there already), so the libraries go to usr/lib.
+	ln -s usr/lib "$st/lib"
+	ln -s usr/lib64 "$st/lib64"
+	for f in $e2e_tools; do
+		[ -L "$f" ] && f=$(realpath "$f")
+		copy_bin "$st" "$f" || return 1
+	done
+	ln -s mawk "$st/usr/bin/awk"
+	ln -s dash "$st/usr/bin/sh"
+	ln -s python3.11 "$st/usr/bin/python3"
+	[ -f "$py/os.py" ] || { say "no $py: apt-get install python3"; return 1; }
+	tar -C / --exclude="${py#/}/config-*" --exclude="${py#/}/test" \
+		--exclude="${py#/}/tkinter" --exclude="${py#/}/idlelib" \
+		--exclude="${py#/}/lib2to3" --exclude="${py#/}/distutils" \
+		--exclude="${py#/}/ensurepip" --exclude="${py#/}/turtledemo" \
+		--exclude="${py#/}/pydoc_data" --exclude="${py#/}/site-packages" \
+		--exclude="${py#/}/dist-packages" --exclude="${py#/}/lib-dynload/_test*" \
+		-cf - "${py#/}" | tar -C "$st" -xf - || return 1
+	(cd "$st" && find usr | LC_ALL=C sort | cpio -o -H newc --quiet) >"$e2e_cpio.tmp" &&
+		mv "$e2e_cpio.tmp" "$e2e_cpio"
+}
+extra_cpio=
+if grep -q '^# qemu-userland: e2e$' "$test_path"; then
+	if [ ! -f "$e2e_cpio" ] || [ "$0" -nt "$e2e_cpio" ]; then
+		say "making the end-to-end userland ($e2e_cpio)"
+		make_e2e || die "cannot make the end-to-end userland"
+	fi
+	extra_cpio=$e2e_cpio
 fi
 
 mod_cpio=$BUILD/qemu-initramfs/modules-$flavour.cpio
@@ -181,11 +250,11 @@ echo "$test_path" >"$run_st/ioband/test"
 	done
 } >"$run_st/ioband/env"
 (cd "$run_st" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc --quiet) >"$out/run.cpio"
-cat "$base_cpio" "$mod_cpio" "$out/run.cpio" >"$out/initramfs.cpio"
+cat "$base_cpio" "$mod_cpio" $extra_cpio "$out/run.cpio" >"$out/initramfs.cpio"
 rm -rf "$run_st" "$out/run.cpio"
 
 # --- the disks -------------------------------------------------------------
-sda=$BUILD/qemu-sda.img
+sda=${QEMU_SDA:-$BUILD/qemu-sda.img}
 [ -f "$sda" ] || truncate -s 16M "$sda"
 if [ ! -e "$disk" ]; then
 	say "creating $disk: 1 GiB, sdb1, sdb2 extended with sdb5-7"
@@ -282,4 +351,9 @@ boot=$(sed -n 's/^=== guest: up after \([0-9.]*\)s.*/\1/p' "$out/console.log" | 
 ttest=$(sed -n 's/^=== guest: test took \([0-9.]*\)s/\1/p' "$out/console.log" | head -1)
 say "$name ($flavour, -smp $smp, ${iops} IOPS): status ${status:-none}, boot ${boot:-?}s, test ${ttest:-?}s, total ${t}s; output in $out"
 [ "$verbose" = 1 ] || [ "$rc" = 0 ] || { echo "--- test output (tail):" >&2; tail -30 "$out/output" >&2; }
+# The test's summary (e2e.sh: one line per end-to-end test), pass or fail.
+if grep -q '^=== .* summary' "$out/output"; then
+	echo "--- summary:"
+	sed -n '/^=== .* summary/,$p' "$out/output"
+fi
 exit $rc

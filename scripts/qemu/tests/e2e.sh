@@ -1,0 +1,173 @@
+#!/bin/bash
+# qemu-userland: e2e
+# qemu-time-limit: 1800
+# The end-to-end tests of scripts/e2e/ in the QEMU guest (scripts/qemu/run.sh
+# puts the host's tools and python3 in the initramfs for a test with the
+# line above), one after the other in one boot, each with dm-ioband as a
+# module around it:
+#
+#   modprobe null_blk nr_devices=0, modprobe dm-ioband; the test, on a
+#   fresh tmpfs /tmp; rmmod dm_ioband (refused if the test left a band
+#   device or an open count: the test fails), no kioband thread, no ioband
+#   slab cache left; rmmod null_blk; umount /tmp.
+#
+# At the end: rmmod dm_mod, and in the lockdep flavour kmemleak finds
+# nothing allocated by dm-mod or dm-ioband.  Prints one line per test
+# (PASS/FAIL, its check count against its plan, its time) under "=== e2e
+# summary", then "N passed, M failed"; exits non-zero if any test or
+# module check failed.
+#
+#   e2e.sh [TEST...]      names of scripts/e2e/*.sh without .sh; default all
+#
+# Environment: E2E_TIMEOUT (600 s, as scripts/uml-run.sh) per test;
+# E2E_NO_SKIP=1 runs the tests of SKIP too (run.sh -e E2E_NO_SKIP=1).  The
+# whole run (scripts/qemu/run.sh's limit, the line above): 1,800 s; all of
+# it took 700 s here.
+set -u
+E2E=$(cd "$(dirname "$0")/../../e2e" && pwd)
+DMSETUP="dmsetup --noudevsync"
+export DM_DISABLE_UDEV=1
+
+# Tests that do not make sense here, with the reason (the details are in
+# Documentation/qemu.md).
+#  - features: its check "io_limit 4: the disk below never had more than
+#    4 in flight" samples /sys/block/<disk>/inflight, a walk over the
+#    disk's tags that counts right only if no request is issued or freed
+#    while it walks: true in UML (one CPU, no preemption).  Here (SMP,
+#    CONFIG_PREEMPT) it read 5 and 6, on 2 CPUs and on 1, while
+#    dm-ioband's dispatch/complete events and the block layer's
+#    block_rq_issue/complete events of the same run never had more than
+#    4 in flight.
+declare -A SKIP=(
+	[features]="its io_limit check samples /sys/block/<disk>/inflight, which over-counts on an SMP, preemptible kernel"
+)
+
+if [ $# -gt 0 ]; then
+	tests=("$@")
+else
+	tests=()
+	for t in "$E2E"/*.sh; do tests+=("$(basename "$t" .sh)"); done
+fi
+
+# The UML runner's settings the tests check (scripts/uml-run.sh): the
+# hung-task detector every 10 s (basic-verify asserts 60:1:10).
+echo 10 >/proc/sys/kernel/hung_task_check_interval_secs
+KML=/sys/kernel/debug/kmemleak
+[ -w $KML ] && { echo scan >$KML; echo clear >$KML; }
+T=/sys/kernel/tracing
+# "7 (expanded: 1408)" before the buffer was first used.
+trace_kb=$(sed -n 's/.*expanded: \([0-9]*\).*/\1/p; t; s/^\([0-9]*\).*/\1/p' $T/buffer_size_kb)
+
+# trace_reset: tracing as a fresh boot has it (a test may leave
+# tracing_on 0, events enabled or a larger buffer).
+trace_reset() {
+	echo 0 >$T/tracing_on &&
+		echo nop >$T/current_tracer &&
+		echo 0 >$T/events/enable &&
+		echo "$trace_kb" >$T/buffer_size_kb &&
+		: >$T/trace &&
+		echo 1 >$T/tracing_on
+}
+
+module_gone() { ! lsmod | grep -q "^$1 " && [ ! -d "/sys/module/$1" ]; }
+no_rescuer() { ! cat /proc/[0-9]*/comm 2>/dev/null | grep -q '^kioband'; }
+no_ioband_slab() { [ ! -r /proc/slabinfo ] || ! grep -q ioband /proc/slabinfo; }
+
+summary=()
+passed=0
+failed=0
+res=/ioband/e2e
+mkdir -p $res
+log() { printf '%s\n' "$*"; }
+
+for t in "${tests[@]}"; do
+	if [ -n "${SKIP[$t]:-}" ] && [ "${E2E_NO_SKIP:-0}" != 1 ]; then
+		summary+=("$(printf 'SKIP  %-26s %s (Documentation/qemu.md)' "$t" "${SKIP[$t]}")")
+		continue
+	fi
+	[ -f "$E2E/$t.sh" ] || {
+		summary+=("$(printf 'FAIL  %-26s no such test' "$t")")
+		failed=$((failed + 1))
+		continue
+	}
+	why=
+	log ""
+	log "=== e2e: $t"
+	trace_reset || why="$why; cannot reset tracing"
+	# A fresh /tmp for each test, as each UML boot has (and a tmpfs:
+	# features.sh's loop file needs fallocate).
+	mount -t tmpfs tmpfs /tmp || why="$why; cannot mount /tmp"
+	cd /tmp || exit 1
+	modprobe null_blk nr_devices=0 || why="$why; modprobe null_blk failed"
+	modprobe dm-ioband || why="$why; modprobe dm-ioband failed"
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	timeout -k 10 "${E2E_TIMEOUT:-600}" bash "$E2E/$t.sh" </dev/null 2>&1 |
+		tee "$res/$t.out"
+	rc=${PIPESTATUS[0]}
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f", b - a }')
+	cd / || exit 1
+	[ "$rc" = 124 ] && why="$why; killed after ${E2E_TIMEOUT:-600} s"
+	[ "$rc" = 0 ] || why="$why; exit status $rc"
+	# The module's life around the test: nothing keeps it, nothing stays.
+	if ! rmmod dm_ioband 2>"$res/$t.rmmod"; then
+		why="$why; rmmod dm_ioband refused: $(head -1 "$res/$t.rmmod")"
+		$DMSETUP ls >&2
+	fi
+	module_gone dm_ioband || why="$why; dm_ioband still loaded"
+	no_rescuer || why="$why; a kioband thread is left"
+	no_ioband_slab || why="$why; an ioband slab cache is left"
+	rmmod null_blk 2>/dev/null || why="$why; rmmod null_blk refused"
+	umount /tmp || why="$why; cannot umount /tmp (a process left in it?)"
+	# "checks: P passed, F failed, R of N planned" (scripts/lib/guest.sh).
+	c=$(sed -n 's/^checks: \([0-9]*\) passed, \([0-9]*\) failed\(, \([0-9]*\) of \([0-9]*\) planned\)\{0,1\}$/\1 \2 \4 \5/p' \
+		"$res/$t.out" | tail -1)
+	set -- $c
+	if [ $# -ge 2 ]; then
+		counts="$1 passed, $2 failed${4:+, $3 of $4 planned}"
+	else
+		counts="no check count"
+		why="$why; no check count printed"
+	fi
+	if [ -z "$why" ]; then
+		passed=$((passed + 1))
+		summary+=("$(printf 'PASS  %-26s %5ss  %s' "$t" "$secs" "$counts")")
+	else
+		failed=$((failed + 1))
+		summary+=("$(printf 'FAIL  %-26s %5ss  %s%s' "$t" "$secs" "$counts" "$why")")
+	fi
+done
+
+# The end of the module's life: dm-mod goes too, and kmemleak finds
+# nothing of ours (lockdep flavour).  As in seed000.sh.
+why=
+rmmod dm_mod 2>/dev/null || why="$why; rmmod dm_mod refused"
+module_gone dm_mod || why="$why; dm_mod still loaded"
+if [ -w $KML ]; then
+	sleep 6 # kmemleak reports objects older than 5 s
+	echo scan >$KML
+	cat $KML >$res/kmemleak
+	log "kmemleak: $(grep -c '^unreferenced object' $res/kmemleak) unreferenced object(s) in all"
+	awk '/^unreferenced object/ { if (blk != "" && ours) printf "%s", blk; blk = ""; ours = 0 }
+		{ blk = blk $0 "\n" }
+		/ioband|[^a-z_]dm_|\[dm_mod\]|\] 0xffffffff[a-f]/ { ours = 1 }
+		END { if (blk != "" && ours) printf "%s", blk }' $res/kmemleak >$res/kmemleak.ours
+	if [ -s $res/kmemleak.ours ]; then
+		cat $res/kmemleak.ours
+		why="$why; kmemleak: objects of dm-mod or dm-ioband leaked"
+	fi
+	kml=", kmemleak"
+fi
+if [ -z "$why" ]; then
+	passed=$((passed + 1))
+	summary+=("$(printf 'PASS  %-26s rmmod dm_mod, nothing left%s' "module life" "${kml:-}")")
+else
+	failed=$((failed + 1))
+	summary+=("$(printf 'FAIL  %-26s %s' "module life" "${why#; }")")
+fi
+
+log ""
+log "=== e2e summary ($(uname -r), $(nproc) CPUs)"
+printf '%s\n' "${summary[@]}"
+log "$passed passed, $failed failed"
+[ "$failed" = 0 ]
