@@ -279,6 +279,12 @@ needs $built_perf shares:range-bw "$TOP/scripts/uml-run.sh" -k perf \
 	"$TOP/scripts/experiments/range-bw.sh" --runtime 15 --assert
 needs $built_perf shares:deep-device "$TOP/scripts/uml-run.sh" -k perf -t 600 \
 	"$TOP/scripts/experiments/deep-device.sh" --runtime 10 --assert
+# Cgroups weighed by io.ioband.weight and limited by io.ioband.limits,
+# no attach: flat, nested (and a child stopping), floors and ceilings.
+for m in flat nested limits; do
+	needs $built_perf shares:blkcg-$m "$TOP/scripts/uml-run.sh" -k perf \
+		"$TOP/scripts/experiments/blkcg-shares.sh" $m --runtime 10 --assert
+done
 
 # The module on SMP x86-64 under QEMU (TCG, -smp 2, a virtio-scsi sdb with
 # sdb5-7, throttled): lockdep (with kmemleak), KASAN and KCSAN kernels.

@@ -1,0 +1,79 @@
+#!/bin/bash
+# dm-ioband as a blk-cgroup policy: a cgroup created, used and removed
+# while dm-ioband holds its bios, on a band device of type cgroup with no
+# attach.  Its held bios are handed to its parent's group and dispatched;
+# its group goes once its blkg does; nothing leaks (nr_dying_descendants
+# back to 0); a reload while a removed cgroup's bios are held.
+. "$(dirname "$0")/../lib/guest.sh"
+plan 11
+
+CG=/sys/fs/cgroup
+cg_setup || exit 1
+cg_make tr/park || exit 1
+echo "+io +memory" >$CG/tr/cgroup.subtree_control || exit 1
+disk=$(nullb_create disk size=64) || exit 1
+sz=$(sectors "$disk")
+check "create a band device of type cgroup, no band groups" dm_create ioband1 \
+	"0 $sz ioband $disk 1 0 0 cgroup weight 0 :100"
+band=$($DMSETUP info -c --noheadings -o major,minor ioband1 | tr -d ' ')
+dying() { awk '$1 == "nr_dying_descendants" { print $2 }' $CG/tr/cgroup.stat; }
+queued() {
+	$DMSETUP message ioband1 0 show | awk -v g="group=cgroup:$1" '$1 == g {
+		for (i = 2; i <= NF; i++) if ($i ~ /^queued=/) print substr($i, 8) }'
+}
+
+# /tr/x reads with 32 in flight under a ceiling of 40 I/Os per second, so
+# that most of its bios are held.
+mkdir $CG/tr/x || exit 1
+id=$(stat -c %i $CG/tr/x)
+echo "$band max_iops=40" >$CG/tr/x/io.ioband.limits
+cg_run tr/x fio --name=x --filename=/dev/mapper/ioband1 --direct=1 \
+	--rw=randread --bs=4k --iodepth=32 --ioengine=libaio --runtime=4 \
+	--time_based --output=/tmp/x.out &
+fpid=$!
+sleep 2.5
+# Move fio to /tr/park (its bios stay /tr/x's) and remove the cgroup
+# while they are held.
+for p in $(cat $CG/tr/x/cgroup.procs); do echo "$p" >$CG/tr/park/cgroup.procs; done
+q=$(queued "$id")
+check "/tr/x holds bios when it is removed ($q)" at_least "${q:-0}" 8
+check "remove /tr/x while its bios are held" rmdir $CG/tr/x
+check "it is dying" at_least "$(dying)" 1
+# Its held bios went to /tr's group, which has no ceiling.
+q=$(queued "$id")
+check "/tr/x's group handed its held bios on (it holds '$q', empty: gone)" test "${q:-0}" = 0
+wait $fpid
+check "fio ended well (exit $?)" test $? = 0
+# Its held bios are dispatched at its ceiling: a second or so.
+for _ in $(seq 1 40); do
+	[ "$(dying)" = 0 ] && break
+	sleep 0.25
+done
+check "nr_dying_descendants of /tr back to 0 ($(dying))" test "$(dying)" = 0
+check "its group went with it" sh -c "! $DMSETUP message ioband1 0 show | grep -q 'group=cgroup:$id '"
+
+# Again, and reload the table while the removed cgroup's bios are held:
+# the suspend dispatches them, the old table's groups go with it.
+mkdir $CG/tr/y || exit 1
+id=$(stat -c %i $CG/tr/y)
+echo "$band max_iops=20" >$CG/tr/y/io.ioband.limits
+cg_run tr/y fio --name=y --filename=/dev/mapper/ioband1 --direct=1 \
+	--rw=randread --bs=4k --iodepth=32 --ioengine=libaio --runtime=4 \
+	--time_based --output=/tmp/y.out &
+fpid=$!
+sleep 2
+for p in $(cat $CG/tr/y/cgroup.procs); do echo "$p" >$CG/tr/park/cgroup.procs; done
+q=$(queued "$id")
+rmdir $CG/tr/y
+$DMSETUP table ioband1 >/tmp/t1
+check "reload the table while the removed /tr/y holds $q bios" \
+	sh -c "$DMSETUP load ioband1 /tmp/t1 && $DMSETUP resume ioband1"
+wait $fpid
+check "remove the band device" $DMSETUP remove ioband1
+MADE_DM=()
+for _ in $(seq 1 40); do
+	[ "$(dying)" = 0 ] && break
+	sleep 0.25
+done
+check "nr_dying_descendants of /tr back to 0 again ($(dying))" test "$(dying)" = 0
+finish
