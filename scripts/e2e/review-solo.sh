@@ -42,14 +42,16 @@ check "status counts its bios ($reads) and show as dispatched ($d)" \
 	sh -c "[ '$reads' -gt 1000 ] && [ '$d' -ge '$reads' ]"
 
 # Two groups: the scheduler counts what is in flight.
+# (fio starts its jobs one after the other, slowly under QEMU's TCG:
+# sample once both have run for a while.)
 fio --direct=1 --rw=randread --bs=4k --iodepth=32 --ioengine=libaio \
-	--runtime=3 --time_based --output=/tmp/solo-b.out \
+	--runtime=6 --time_based --output=/tmp/solo-b.out \
 	--name=a --filename=/dev/mapper/ioband1 \
 	--name=b --filename=/dev/mapper/ioband2 &
 pid=$!
-sleep 1
+sleep 2
 most=0
-for _ in $(seq 1 10); do
+for _ in $(seq 1 15); do
 	v=$(showv ioband1 in_flight)
 	[ "$v" -gt "$most" ] && most=$v
 	sleep 0.2
