@@ -278,7 +278,7 @@ needs $built_perf shares:seed004-rw "$TOP/scripts/uml-run.sh" -k perf -t 600 \
 needs $built_perf shares:range-bw "$TOP/scripts/uml-run.sh" -k perf \
 	"$TOP/scripts/experiments/range-bw.sh" --runtime 15 --assert
 needs $built_perf shares:deep-device "$TOP/scripts/uml-run.sh" -k perf -t 600 \
-	"$TOP/scripts/experiments/deep-device.sh" --runtime 10 --assert
+	"$TOP/scripts/experiments/deep-device.sh" --runtime 15 --assert
 # Cgroups weighed by io.ioband.weight and limited by io.ioband.limits,
 # no attach: flat, nested (and a child stopping), floors and ceilings.
 for m in flat nested limits; do
