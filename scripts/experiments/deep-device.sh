@@ -20,8 +20,9 @@
 # (from cold) and their ratio, the shares over the whole run and in the
 # steady part (completed reads of each band device from a third of the run
 # to its last second, /sys/block/dm-N/stat; completions come in bursts a
-# latency apart, so the window must span many: make check runs 15 s), against the weights, and the
-# in-flight limit the device group settled on.
+# latency apart, so the window must span many: make check runs 15 s),
+# against the weights, and the in-flight limit the device group settled
+# on.
 #
 # --assert (make check) turns them into 2 checks per N: dm-ioband from
 # cold completes at least 80 % of what dm-linear does in the same run,
