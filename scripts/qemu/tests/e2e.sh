@@ -25,6 +25,7 @@
 # it took 700 s here.
 set -u
 E2E=$(cd "$(dirname "$0")/../../e2e" && pwd)
+REPO=$(cd "$E2E/../.." && pwd)
 DMSETUP="dmsetup --noudevsync"
 export DM_DISABLE_UDEV=1
 
@@ -77,6 +78,15 @@ summary=()
 passed=0
 failed=0
 res=/ioband/e2e
+# The repository, bound where each test's fresh /tmp cannot hide it when
+# it lives under /tmp (a clone made there, as CI may).
+keep=
+case "$REPO/" in
+/tmp/*)
+	keep=/ioband/repo
+	mkdir -p "$keep" && mount -o bind "$REPO" "$keep" || exit 1
+	;;
+esac
 mkdir -p $res
 log() { printf '%s\n' "$*"; }
 
@@ -97,6 +107,11 @@ for t in "${tests[@]}"; do
 	# A fresh /tmp for each test, as each UML boot has (and a tmpfs:
 	# features.sh's loop file needs fallocate).
 	mount -t tmpfs tmpfs /tmp || why="$why; cannot mount /tmp"
+	# A repository under /tmp (a clone made there) must stay visible.
+	if [ -n "$keep" ]; then
+		mkdir -p "$REPO" && mount -o bind "$keep" "$REPO" ||
+			why="$why; cannot keep $REPO"
+	fi
 	cd /tmp || exit 1
 	modprobe null_blk nr_devices=0 || why="$why; modprobe null_blk failed"
 	modprobe dm-ioband || why="$why; modprobe dm-ioband failed"
@@ -118,6 +133,7 @@ for t in "${tests[@]}"; do
 	no_rescuer || why="$why; a kioband thread is left"
 	no_ioband_slab || why="$why; an ioband slab cache is left"
 	rmmod null_blk 2>/dev/null || why="$why; rmmod null_blk refused"
+	[ -z "$keep" ] || umount "$REPO" || why="$why; cannot umount $REPO"
 	umount /tmp || why="$why; cannot umount /tmp (a process left in it?)"
 	# "checks: P passed, F failed, R of N planned" (scripts/lib/guest.sh).
 	c=$(sed -n 's/^checks: \([0-9]*\) passed, \([0-9]*\) failed\(, \([0-9]*\) of \([0-9]*\) planned\)\{0,1\}$/\1 \2 \4 \5/p' \
