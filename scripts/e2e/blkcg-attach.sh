@@ -15,7 +15,7 @@ disk=$(nullb_create disk size=64) || exit 1
 sz=$(sectors "$disk")
 check "create a band device of type cgroup with /ta:40 and /tp:20 in its table" \
 	dm_create ioband1 "0 $sz ioband $disk 1 0 0 cgroup weight 0 :100 /ta:40 /tp:20"
-band=$($DMSETUP info -c --noheadings -o major,minor ioband1 | tr -d ' ')
+band=$(dm_majmin ioband1)
 ida=$(stat -c %i $CG/ta)
 ids=$(stat -c %i $CG/tp/sub)
 echo "$band 300" >$CG/ta/io.ioband.weight

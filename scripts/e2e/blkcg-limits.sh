@@ -13,7 +13,7 @@ disk=$(nullb_create disk size=64) || exit 1
 sz=$(sectors "$disk")
 check "create a band device of type cgroup, no band groups" dm_create ioband1 \
 	"0 $sz ioband $disk 1 0 0 cgroup weight 0 :100"
-band=$($DMSETUP info -c --noheadings -o major,minor ioband1 | tr -d ' ')
+band=$(dm_majmin ioband1)
 below=$(cat /sys/block/"$(basename "$disk")"/dev)
 L=$CG/ta/io.ioband.limits
 

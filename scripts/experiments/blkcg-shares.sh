@@ -96,7 +96,7 @@ print(*["%.1f" % (job["read"]["total_ios"] / float(sys.argv[1])) for job in j["j
 # limits_setup <run>: the limits of each run of mode limits.
 limits_setup() {
 	local band L=$CG/$TOP/a/io.ioband.limits
-	band=$($DMSETUP info -c --noheadings -o major,minor ioband1 | tr -d ' ')
+	band=$(dm_majmin ioband1)
 	case $1 in
 	0) echo "$band max_iops=300" >$L ;;
 	1) echo "$band max_iops=max min_iops=900" >$L &&

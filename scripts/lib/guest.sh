@@ -168,6 +168,10 @@ dm_create() {
 	MADE_DM+=("$1")
 }
 
+# dm_majmin <name>: MAJ:MIN of a device-mapper device, as cgroup files
+# name a device.
+dm_majmin() { $DMSETUP info -c --noheadings -o major,minor "$1" | tr -d ' '; }
+
 # sectors <dev>: size in 512-byte sectors.
 sectors() { blockdev --getsz "$1"; }
 
