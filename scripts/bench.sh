@@ -31,8 +31,12 @@ experiments=(
 	"cgroup-buffered|cgroup-shares.sh buffered --runtime 5"
 	"range-bw|range-bw.sh"
 	"deep-device|deep-device.sh --runtime 10"
+	"latency-change|latency-change.sh"
 	"overhead|overhead.sh --runtime 5 --rounds 5"
 )
+# Pinned to one host CPU (uml-run.sh -p): where the guest's CPU time is
+# what is measured.
+pinned=" overhead "
 
 commit=$(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo unknown)
 git -C "$TOP" diff --quiet HEAD 2>/dev/null || commit="$commit (with uncommitted changes)"
@@ -51,8 +55,10 @@ for e in "${experiments[@]}"; do
 	rm -rf "${raw:?}/$name"
 	mkdir -p "$raw/$name"
 	case " $args " in *" --runtime "*) ;; *) args="$args --runtime $rt" ;; esac
+	pin=
+	case $pinned in *" $name "*) pin=-p ;; esac
 	# shellcheck disable=SC2086
-	IOBAND_RUN_DIR=$raw/$name/run "$TOP/scripts/uml-run.sh" -k perf -v \
+	IOBAND_RUN_DIR=$raw/$name/run "$TOP/scripts/uml-run.sh" -k perf -v $pin \
 		-m 1536M -t 3600 "$TOP/scripts/experiments/$script" $args \
 		--out "$raw/$name" || failed=$((failed + 1))
 	grep -v -E '^(ok|not ok|checks:) ' "$raw/$name/run/output" \

@@ -279,6 +279,8 @@ needs $built_perf shares:range-bw "$TOP/scripts/uml-run.sh" -k perf \
 	"$TOP/scripts/experiments/range-bw.sh" --runtime 15 --assert
 needs $built_perf shares:deep-device "$TOP/scripts/uml-run.sh" -k perf -t 600 \
 	"$TOP/scripts/experiments/deep-device.sh" --runtime 15 --assert
+needs $built_perf shares:latency-change "$TOP/scripts/uml-run.sh" -k perf -t 600 \
+	-m 1536M "$TOP/scripts/experiments/latency-change.sh" --assert
 # Cgroups weighed by io.ioband.weight and limited by io.ioband.limits,
 # no attach: flat, nested (and a child stopping), floors and ceilings.
 for m in flat nested limits; do

@@ -2,12 +2,19 @@
 # Boot the end-to-end UML kernel with the host's / as root (hostfs), run
 # one test script inside it and bring back its output and exit status.
 #
-#   scripts/uml-run.sh [-v] [-k KERNEL] [-e VAR=val] [-t SECONDS] [-m MEM] [-u UBD0_FILE]
-#                      TEST [ARGS...]
+#   scripts/uml-run.sh [-v] [-p] [-k KERNEL] [-e VAR=val] [-t SECONDS] [-m MEM]
+#                      [-u UBD0_FILE] TEST [ARGS...]
 #
 # -k perf boots build/uml-perf (scripts/build-uml.sh perf) instead of the
 # debug kernel build/uml-e2e.
 # -e VAR=value puts VAR in the test's environment (kernel command line).
+# -p pins the guest (its kernel and every process in it) to one host CPU,
+# the last.  UML's kernel and its processes are host processes that hand
+# over through ptrace: on one CPU the guest is limited by its CPU time,
+# spread over two it is limited by the latency of the hand-overs, which
+# varies a lot more (scripts/experiments/overhead.sh: about 31,000 IOPS
+# pinned, about 8,000 not, and rounds of the same run 4 times further
+# apart).
 # -v shows the test's output while it runs (it is always kept in
 # build/runs/<test>/output, with the kernel console in console.log).
 #
@@ -24,13 +31,15 @@ timeout_s=600
 mem=768M
 ubd=
 verbose=0
+pin=()
 envs=()
 kernel=$UML_E2E/linux
-while getopts vt:m:u:e:k: o; do
+while getopts vpt:m:u:e:k: o; do
 	case $o in
 	k) kernel=$BUILD/uml-$OPTARG/linux ;;
 	e) envs+=("$OPTARG") ;;
 	v) verbose=1 ;;
+	p) pin=(taskset -c "$(($(nproc) - 1))") ;;
 	t) timeout_s=$OPTARG ;;
 	m) mem=$OPTARG ;;
 	u) ubd=$OPTARG ;;
@@ -92,7 +101,7 @@ if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] &&
 	uml_tmp=/dev/shm
 fi
 mkdir -p "$uml_tmp"
-TMPDIR=$uml_tmp timeout -k 10 "$timeout_s" "$kernel" "${args[@]}" </dev/null \
+TMPDIR=$uml_tmp "${pin[@]}" timeout -k 10 "$timeout_s" "$kernel" "${args[@]}" </dev/null \
 	>"$out/console.log" 2>&1 &
 kpid=$!
 if [ "$verbose" = 1 ]; then
