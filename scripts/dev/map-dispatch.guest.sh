@@ -5,10 +5,11 @@
 # map_dispatch module parameter of scripts/dev/map-dispatch-knob.diff
 # (not part of the series).
 #
-# A saturated device (null_blk, 8 tags x 300 us: 26,700 IOPS, about what
-# the pinned UML guest's CPU can submit), two band devices of one device
-# group at 3:1 on two slices of it, fio 4 KiB random reads at depth 32 on
-# each.  Per round: dm-linear, then dm-ioband with map_dispatch=1 and =0.
+# A saturated device (null_blk, 8 tags x 1 ms: 8,000 IOPS, about half of
+# what the pinned UML guest's CPU can submit to it, so that bios are held
+# and the CPU time they cost shows as "busy"), two band devices of one
+# device group at 3:1 on two slices of it, fio 4 KiB random reads at depth
+# 32 on each.  Per round: dm-linear, then dm-ioband with map_dispatch=1 and =0.
 # Prints, per mode: total IOPS, the first device's share, guest CPU busy
 # and context switches per I/O.
 . "$(dirname "$0")/../lib/guest.sh"
@@ -28,7 +29,7 @@ param=/sys/module/dm_ioband/parameters/map_dispatch
 [ -w $param ] || { log "no $param: build the kernel with map-dispatch-knob.diff"; exit 2; }
 
 disk=$(nullb_create sat size=2048 memory_backed=0 irqmode=2 \
-	completion_nsec=300000 hw_queue_depth=8) || exit 1
+	completion_nsec=1000000 hw_queue_depth=8) || exit 1
 dm_linear_slices "$disk" 2 s || exit 1
 sz=$(sectors /dev/mapper/s1)
 dm_create b1 "0 $sz ioband /dev/mapper/s1 1 0 0 none weight 0 :300" || exit 1
@@ -72,7 +73,7 @@ for r in $(seq 1 "$rounds"); do
 done | tee /tmp/md.out
 echo 1 >$param
 echo
-echo "8 tags x 300 us, two devices at 3:1, depth 32 each, ${runtime} s x $rounds rounds; medians"
+echo "8 tags x 1 ms, two devices at 3:1, depth 32 each, ${runtime} s x $rounds rounds; medians"
 printf '%-16s %8s %7s %6s %10s\n' mode IOPS share busy "ctxt/I/O"
 for l in linear map_dispatch=1 map_dispatch=0; do
 	grep "^$l " /tmp/md.out | python3 -c '

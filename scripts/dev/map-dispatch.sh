@@ -7,6 +7,7 @@
 # map-dispatch.guest.sh in it, pinned to one host CPU.  Not a test.
 #
 #   scripts/dev/map-dispatch.sh [--runtime S] [--rounds N]
+# Writes the table to results/map-dispatch.txt.
 set -eu
 . "$(dirname "$0")/../lib/common.sh"
 
@@ -32,3 +33,8 @@ say "building $out/linux"
 } >"$LOGS/uml-mapdisp-build.log" 2>&1 || die "build failed: $LOGS/uml-mapdisp-build.log"
 "$TOP/scripts/uml-run.sh" -k mapdisp -p -v -t 1800 -m 1536M \
 	"$TOP/scripts/dev/map-dispatch.guest.sh" "$@"
+# results/map-dispatch.txt: the table (Documentation/testing.md shows it)
+{
+	echo "Made by scripts/dev/map-dispatch.sh on $(date -u +%Y-%m-%d) at commit $(git -C "$TOP" rev-parse --short HEAD)"
+	sed -n '/^$/,$p' "$BUILD/runs/map-dispatch.guest/output"
+} >"$TOP/results/map-dispatch.txt"

@@ -7,7 +7,8 @@
 #
 #   scripts/dev/profile-uml.sh [--runtime S] [--batch N] [CONFIG...]
 #   CONFIG: linear ioband linear2 contended (default: linear ioband)
-# Reports go to build/runs/profile.guest/perf-<config>.txt: the share of
+# The summary goes to results/profile-uml.txt, the reports to
+# build/runs/profile.guest/perf-<config>.txt: the share of
 # the UML kernel's samples per function (scripts/dev/uml-syms.py; UML maps
 # its text from a deleted file, which perf cannot read).
 set -u
@@ -45,11 +46,19 @@ for c in "${cfgs[@]}"; do
 done
 wait $guest
 rc=$?
-grep ' iops ' "$run/output"
+# results/profile-uml.txt: the summary (Documentation/testing.md shows it)
+{
+	echo "Made by scripts/dev/profile-uml.sh on $(date -u +%Y-%m-%d) at commit $(git -C "$TOP" rev-parse --short HEAD), pinned to one host CPU"
+	grep ' iops ' "$run/output"
+	for c in "${cfgs[@]}"; do
+		echo "$c: $(head -1 "$run/perf-$c.txt");" \
+			"dm-ioband's functions (ioband_*, iob_*): $(grep -E ' (ioband|iob)_' "$run/perf-$c.txt" |
+			awk '{ s += $1 } END { printf "%.2f%%", s }') of them"
+	done
+} >"$TOP/results/profile-uml.txt"
+cat "$TOP/results/profile-uml.txt"
 for c in "${cfgs[@]}"; do
 	say "$c: $run/perf-$c.txt"
 	head -25 "$run/perf-$c.txt"
-	echo "dm-ioband's functions (ioband_*, iob_*): $(grep -E ' (ioband|iob)_' "$run/perf-$c.txt" |
-		awk '{ s += $1 } END { printf "%.2f%%", s }') of the UML kernel's samples"
 done
 exit $rc
