@@ -31,7 +31,7 @@ experiments=(
 	"cgroup-buffered|cgroup-shares.sh buffered --runtime 5"
 	"range-bw|range-bw.sh"
 	"deep-device|deep-device.sh --runtime 10"
-	"latency-change|latency-change.sh"
+	"latency-change|latency-change.sh --phase 12"
 	"overhead|overhead.sh --runtime 5 --rounds 5"
 )
 # Pinned to one host CPU (uml-run.sh -p): where the guest's CPU time is
@@ -54,7 +54,7 @@ for e in "${experiments[@]}"; do
 	say "$name ($(date +%T))"
 	rm -rf "${raw:?}/$name"
 	mkdir -p "$raw/$name"
-	case " $args " in *" --runtime "*) ;; *) args="$args --runtime $rt" ;; esac
+	case " $args " in *" --runtime "* | *" --phase "*) ;; *) args="$args --runtime $rt" ;; esac
 	pin=
 	case $pinned in *" $name "*) pin=-p ;; esac
 	# shellcheck disable=SC2086

@@ -9,7 +9,7 @@
 # debug kernel build/uml-e2e.
 # -e VAR=value puts VAR in the test's environment (kernel command line).
 # -p pins the guest (its kernel and every process in it) to one host CPU,
-# the last.  UML's kernel and its processes are host processes that hand
+# the last one this script may run on.  UML's kernel and its processes are host processes that hand
 # over through ptrace: on one CPU the guest is limited by its CPU time,
 # spread over two it is limited by the latency of the hand-overs, which
 # varies a lot more (scripts/experiments/overhead.sh: about 31,000 IOPS
@@ -39,7 +39,7 @@ while getopts vpt:m:u:e:k: o; do
 	k) kernel=$BUILD/uml-$OPTARG/linux ;;
 	e) envs+=("$OPTARG") ;;
 	v) verbose=1 ;;
-	p) pin=(taskset -c "$(($(nproc) - 1))") ;;
+	p) pin=(taskset -c "$(python3 -c 'import os; print(max(os.sched_getaffinity(0)))')") ;;
 	t) timeout_s=$OPTARG ;;
 	m) mem=$OPTARG ;;
 	u) ubd=$OPTARG ;;
@@ -47,7 +47,7 @@ while getopts vpt:m:u:e:k: o; do
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -ge 1 ] || die "usage: uml-run.sh [-t s] [-m mem] [-u file] TEST [ARGS]"
+[ $# -ge 1 ] || die "usage: uml-run.sh [-v] [-p] [-k kernel] [-e VAR=val] [-t s] [-m mem] [-u file] TEST [ARGS]"
 test_path=$(realpath "$1")
 shift
 [ -x "$kernel" ] || die "no UML kernel $kernel: run scripts/build-uml.sh"

@@ -10,7 +10,9 @@
 # fio at depth 2,048 per device (see deep-device.sh), from cold, next to
 # the same run and switches on the dm-linear slices alone.
 #
-#   latency-change.sh [--phase S] [--io-limit N] [--assert]
+#   latency-change.sh [--phase S | --runtime S] [--io-limit N] [--assert]
+#
+# --runtime S sets the three phases' total (S / 3 each, at least 9 s).
 #
 # Prints per phase: IOPS with dm-linear and dm-ioband and their ratio,
 # the shares, all over the steady part of the phase (from a third of it
@@ -32,6 +34,7 @@ assert=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--phase) phase=$2; shift ;;
+	--runtime) phase=$(($2 / 3 < 9 ? 9 : $2 / 3)); shift ;;
 	--io-limit) io_limit=$2; shift ;;
 	--assert) assert=1 ;;
 	--out) shift ;;
@@ -73,26 +76,33 @@ reads() {
 
 # run <a> <b>: fio on /dev/mapper/<a> and <b> through the three phases;
 # prints, per phase, "reads_a reads_b ms io_limit" over its steady part.
+# fio runs 6 s past the three phases: each switch waits for the bios in
+# flight on the old device (about a latency), and the last window must
+# end before fio does.
 run() {
 	local pid p r1 r2 lim t1=$((phase / 3))
 	fio --ioengine=libaio --direct=1 --rw=randread --bs=4k \
-		--iodepth="$depth" --runtime=$((3 * phase)) --time_based \
+		--iodepth="$depth" --runtime=$((3 * phase + 6)) --time_based \
 		--output-format=json --output=/tmp/lc.json \
 		--name=a --filename="/dev/mapper/$1" \
 		--name=b --filename="/dev/mapper/$2" >/dev/null &
 	pid=$!
 	for p in 0 1 2; do
 		sleep "$t1"
-		r1=($(reads "$1" "$2")) || return 1
+		r1=($(reads "$1" "$2")) || { kill $pid; wait $pid; return 1; }
 		sleep $((phase - 1 - t1))
-		r2=($(reads "$1" "$2")) || return 1
+		r2=($(reads "$1" "$2")) || { kill $pid; wait $pid; return 1; }
 		lim=-
 		[ "$1" = b1 ] && ! controller_off &&
 			lim=$($DMSETUP message b1 0 show | head -1 | tr ' ' '\n' |
 				sed -n 's/^io_limit=//p')
 		echo "$((r2[0] - r1[0])) $((r2[1] - r1[1])) $((r2[2] - r1[2])) $lim"
 		sleep 1
-		[ $p -lt 2 ] && { slices_on "${disks[p + 1]}" || return 1; }
+		if [ $p -lt 2 ] && ! slices_on "${disks[p + 1]}"; then
+			kill $pid
+			wait $pid
+			return 1
+		fi
 	done
 	wait $pid || return 1
 }
@@ -135,4 +145,6 @@ done
 for i in 2 1; do
 	$DMSETUP remove "b$i" || exit 1
 done
-[ "$assert" = 1 ] && finish
+if [ "$assert" = 1 ]; then
+	finish
+fi

@@ -7,8 +7,9 @@
 #   linear/linear  dm-linear against dm-linear: how far two equal
 #                  configurations differ (the noise of the measurement)
 #   uncontended    one band device, one band group
-#   contended      two band devices of one device group, weights 3:1
-#                  (against two dm-linear devices)
+#   contended      two band devices of one device group, weights 3:1,
+#                  one on each null_blk device (against two dm-linear
+#                  devices)
 #   1000 groups    one band device of type uid with 1,000 band groups
 #                  (fio runs as one of them)
 #   deep           the deep device of deep-device.sh (1,024 tags x 200 ms),
@@ -16,8 +17,9 @@
 #                  each, from cold, one round
 # Each configuration is measured two ways in every round:
 #   alternating  dm-linear alone, then dm-ioband alone, one after the
-#                other (a change of the machine's load between the two
-#                runs shows as a difference);
+#                other, in turns (dm-ioband first every other round; a
+#                change of the machine's load between the two runs shows
+#                as a difference);
 #   shared CPU   dm-linear's and dm-ioband's jobs at the same time on the
 #                guest's one CPU: the scheduler gives each job the same
 #                CPU time, so the ratio of their IOPS is the ratio of
@@ -93,10 +95,18 @@ for r in $(seq 1 "$rounds"); do
 	log "# round $r of $rounds"
 	for c in "${configs[@]}"; do
 		IFS='|' read -r name lin ib <<<"$c"
-		# shellcheck disable=SC2086
-		a=$(iops 32 "$runtime" $lin) || exit 1
-		# shellcheck disable=SC2086
-		b=$(iops 32 "$runtime" $ib) || exit 1
+		# dm-linear first in odd rounds, dm-ioband first in even ones
+		if [ $((r % 2)) = 1 ]; then
+			# shellcheck disable=SC2086
+			a=$(iops 32 "$runtime" $lin) || exit 1
+			# shellcheck disable=SC2086
+			b=$(iops 32 "$runtime" $ib) || exit 1
+		else
+			# shellcheck disable=SC2086
+			b=$(iops 32 "$runtime" $ib) || exit 1
+			# shellcheck disable=SC2086
+			a=$(iops 32 "$runtime" $lin) || exit 1
+		fi
 		# shellcheck disable=SC2086
 		echo "$(sum $a) $(sum $b)" >>$res/alt-$name
 		# shellcheck disable=SC2086
@@ -117,11 +127,15 @@ if [ "$deep" = 1 ]; then
 	dm_linear_slices "$disk" 2 d || exit 1
 	dsz=$(sectors /dev/mapper/d1)
 	# shellcheck disable=SC2046
-	lin=$(sum $(iops 1024 10 /dev/mapper/d1 /dev/mapper/d2)) || exit 1
+	x=$(iops 1024 10 /dev/mapper/d1 /dev/mapper/d2) || exit 1
+	# shellcheck disable=SC2086
+	lin=$(sum $x)
 	dm_create ib_d1 "0 $dsz ioband /dev/mapper/d1 4 0 0 none weight 0 :300" || exit 1
 	dm_create ib_d2 "0 $dsz ioband /dev/mapper/d2 4 0 0 none weight 0 :100" || exit 1
 	# shellcheck disable=SC2046
-	ib=$(sum $(iops 1024 10 /dev/mapper/ib_d1 /dev/mapper/ib_d2)) || exit 1
+	x=$(iops 1024 10 /dev/mapper/ib_d1 /dev/mapper/ib_d2) || exit 1
+	# shellcheck disable=SC2086
+	ib=$(sum $x)
 	echo "$lin $ib" >$res/alt-deep
 	$DMSETUP remove ib_d2 && $DMSETUP remove ib_d1 || exit 1
 fi
@@ -132,7 +146,7 @@ echo "${runtime} s per run, $rounds rounds; medians.  Alternating: one after the
 echo "shared CPU: both at once on the guest's one CPU (ratio = ratio of costs)."
 echo "Deep: 1,024 tags x 200 ms, two slices at depth 1,024, 10 s from cold, one round."
 echo
-printf '%-28s %9s %9s %7s   %9s %9s %7s\n' "" "alternating" "" "" "shared CPU" "" ""
+printf '%-28s %-27s   %s\n' "" "alternating" "shared CPU"
 printf '%-28s %9s %9s %7s   %9s %9s %7s\n' configuration linear ioband ratio \
 	linear ioband ratio
 for c in aa uncontended contended groups1000 deep; do

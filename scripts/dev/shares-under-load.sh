@@ -1,0 +1,52 @@
+#!/bin/bash
+# The share checks of make check, three times in a row, while a parallel
+# kernel build (make -j$(nproc), ccache off, x86-64 defconfig of the
+# patched tree in its own build directory, over and over) keeps every host
+# CPU busy: do the checks hold whatever the machine's load?  Writes the
+# step results and the load averages to results/shares-under-load.txt.
+#
+#   scripts/dev/shares-under-load.sh [RUNS]
+set -u
+. "$(dirname "$0")/../lib/common.sh"
+
+runs=${1:-3}
+out=$TOP/results/shares-under-load.txt
+kb=$BUILD/load-build
+"$TOP/scripts/prepare-tree.sh" || exit 1
+"$TOP/scripts/build-uml.sh" perf >/dev/null || exit 1
+mkdir -p "$kb"
+# The build loop in a session of its own: the trap stops it and every
+# process under it (compilers included) as one process group.  A build
+# that fails stops the loop, and then this script.
+setsid bash -c '
+	while :; do
+		CCACHE_DISABLE=1 make -C "$1" O="$2" -j"$(nproc)" defconfig all ||
+			exit 1
+		make -C "$1" O="$2" clean || exit 1
+	done' load-build "$TREE" "$kb" >"$BUILD/logs/load-build.log" 2>&1 &
+loader=$!
+trap 'kill -TERM -- -$loader 2>/dev/null; wait $loader 2>/dev/null' EXIT
+# Let the build get going.
+sleep 60
+kill -0 $loader 2>/dev/null || die "the kernel build failed: $BUILD/logs/load-build.log"
+{
+	echo "Made by scripts/dev/shares-under-load.sh on $(date -u +%Y-%m-%d) at commit $(git -C "$TOP" rev-parse --short HEAD)"
+	echo "make check's share steps, $runs times in a row, under make -j$(nproc) of a kernel (ccache off) on $(nproc) CPUs"
+} >"$out"
+fail=0
+for r in $(seq 1 "$runs"); do
+	l0=$(cut -d' ' -f1 /proc/loadavg)
+	CHECK_ONLY=shares "$TOP/scripts/check.sh" >"$BUILD/logs/shares-under-load-$r.log" 2>&1 ||
+		fail=$((fail + 1))
+	l1=$(cut -d' ' -f1 /proc/loadavg)
+	kill -0 $loader 2>/dev/null ||
+		die "the kernel build stopped during run $r: $BUILD/logs/load-build.log"
+	{
+		echo
+		echo "run $r: load average $l0 at the start, $l1 at the end"
+		grep -E '^(PASS|FAIL) ' "$BUILD/logs/shares-under-load-$r.log"
+		grep -E '^[0-9]+ passed' "$BUILD/logs/shares-under-load-$r.log"
+	} >>"$out"
+done
+cat "$out"
+[ "$fail" = 0 ]
