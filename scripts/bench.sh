@@ -69,7 +69,13 @@ done
 {
 	echo "# dm-ioband benchmark results"
 	echo
-	echo "Made by \`make bench\` on $(date -u +%Y-%m-%d) at commit $commit, ${rt} s per run, in UML"
+	if [ -n "${BENCH_ONLY:-}" ]; then
+		echo "Made by \`make bench\` on $(date -u +%Y-%m-%d) at commit $commit for$(printf ' %s' $BENCH_ONLY) (BENCH_ONLY);"
+		echo "the other experiments' tables are from an earlier run (\`git log results/\`),"
+		echo "${rt} s per run unless the table says otherwise, in UML"
+	else
+		echo "Made by \`make bench\` on $(date -u +%Y-%m-%d) at commit $commit, ${rt} s per run, in UML"
+	fi
 	echo "(kernel without debug options) on a $(nproc)-core machine; the disk is a"
 	echo "null_blk of fixed capacity (see each table's title).  The seed*"
 	echo "experiments reproduce the 2008-2010 reports (the seeds) and print the"

@@ -49,12 +49,7 @@ bad_msg() {
 refused() {
 	local why=$1
 	shift
-	if $DMSETUP create bad --table "0 $sz ioband $dev $*" 2>/dev/null; then
-		$DMSETUP remove bad
-		check "refused: $why" false
-		return
-	fi
-	check "refused: $why" test ! -e /dev/mapper/bad
+	table_refused "$why" "0 $sz ioband $dev $*"
 }
 
 r="1 0 0 uid range-bw 0 :0:0 1000:1024:8192 1001:0:2048"

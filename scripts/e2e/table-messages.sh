@@ -12,14 +12,7 @@ devno=$(cat "/sys/block/${dev#/dev/}/dev")
 refused() {
 	local why=$1
 	shift
-	if $DMSETUP create bad --table "0 $sz ioband $dev $*" 2>/tmp/err; then
-		$DMSETUP remove bad
-		check "refused: $why" false
-		return
-	fi
-	check "refused: $why ($(grep -o 'ioband: .*' /tmp/err | head -1))" \
-		test ! -e /dev/mapper/bad
-	$DMSETUP remove bad 2>/dev/null
+	table_refused "$why" "0 $sz ioband $dev $*"
 }
 refused "too few arguments" 1 0 0 none weight 0
 refused "device-group id" x 0 0 none weight 0 :100

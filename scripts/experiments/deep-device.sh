@@ -54,15 +54,10 @@ done
 disk=$(nullb_create deep size=1024 memory_backed=0 hw_queue_depth=1024 \
 	completion_nsec=200000000) || exit 1
 
-# reads <prefix> <n>: completed reads of <prefix>1..n (/sys/block/dm-N/stat).
+# reads <prefix> <n>: completed reads of <prefix>1..n.
 reads() {
-	local i m out=()
-	for i in $(seq 1 "$2"); do
-		m=$($DMSETUP info -c --noheadings -o minor "$1$i") || return 1
-		read -r r _ </sys/block/dm-"$((m))"/stat || return 1
-		out+=("$r")
-	done
-	echo "${out[*]}"
+	# shellcheck disable=SC2046
+	dm_reads $(seq -f "$1%g" 1 "$2")
 }
 
 # run_fio <n> <prefix>: fio on <prefix>1..n; prints each device's IOPS,

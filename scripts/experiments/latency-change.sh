@@ -62,16 +62,11 @@ slices_on() {
 	done
 }
 
-# reads <dev>...: completed reads of each (/sys/block/dm-N/stat), then the
-# time in ms.
+# reads <dev>...: completed reads of each, then the time in ms.
 reads() {
-	local d m r out=()
-	for d in "$@"; do
-		m=$($DMSETUP info -c --noheadings -o minor "$d") || return 1
-		read -r r _ </sys/block/dm-"$((m))"/stat || return 1
-		out+=("$r")
-	done
-	echo "${out[*]} $(($(date +%s%N) / 1000000))"
+	local r
+	r=$(dm_reads "$@") || return 1
+	echo "$r $(($(date +%s%N) / 1000000))"
 }
 
 # run <a> <b>: fio on /dev/mapper/<a> and <b> through the three phases;

@@ -168,6 +168,35 @@ dm_create() {
 	MADE_DM+=("$1")
 }
 
+# table_refused <why> <table>: creating a device of <table> must fail and
+# leave no device; the check names the kernel's reason (dmsetup's
+# "ioband: ..." line).
+table_refused() {
+	local why=$1 err=${TMPDIR:-/tmp}/ioband-refused.$$
+	if $DMSETUP create bad --table "$2" 2>"$err"; then
+		$DMSETUP remove bad
+		check "refused: $why" false
+		rm -f "$err"
+		return
+	fi
+	check "refused: $why ($(grep -o 'ioband: .*' "$err" | head -1))" \
+		test ! -e /dev/mapper/bad
+	$DMSETUP remove bad 2>/dev/null
+	rm -f "$err"
+}
+
+# dm_reads <name>...: completed reads of each device-mapper device, on one
+# line (/sys/block/dm-N/stat).
+dm_reads() {
+	local d m r out=()
+	for d in "$@"; do
+		m=$($DMSETUP info -c --noheadings -o minor "$d") || return 1
+		read -r r _ </sys/block/dm-"$((m))"/stat || return 1
+		out+=("$r")
+	done
+	echo "${out[*]}"
+}
+
 # dm_majmin <name>: MAJ:MIN of a device-mapper device, as cgroup files
 # name a device.
 dm_majmin() { $DMSETUP info -c --noheadings -o major,minor "$1" | tr -d ' '; }
