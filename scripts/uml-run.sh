@@ -9,12 +9,11 @@
 # debug kernel build/uml-e2e.
 # -e VAR=value puts VAR in the test's environment (kernel command line).
 # -p pins the guest (its kernel and every process in it) to one host CPU,
-# the last one this script may run on.  UML's kernel and its processes are host processes that hand
-# over through ptrace: on one CPU the guest is limited by its CPU time,
-# spread over two it is limited by the latency of the hand-overs, which
-# varies a lot more (scripts/experiments/overhead.sh: about 31,000 IOPS
-# pinned, about 8,000 not, and rounds of the same run 4 times further
-# apart).
+# the last one this script may run on.  UML's kernel and its processes
+# are host processes that hand over through ptrace: on one CPU the guest
+# is limited by its CPU time, spread over two it is limited by the
+# latency of the hand-overs, which is longer and varies a lot more from
+# run to run (compare scripts/experiments/overhead.sh with and without).
 # -v shows the test's output while it runs (it is always kept in
 # build/runs/<test>/output, with the kernel console in console.log).
 #
