@@ -41,7 +41,7 @@ stat() {
 	     $1 == "ctxt" { c = $2 } END { print b, i, c }' /proc/stat
 }
 
-# run <label> <dev1> <dev2>: one line "label iops share busy% ctxt/io"
+# run <label> <dev1> <dev2>: one line "label iops share busy% switches"
 run() {
 	local label=$1 s0 s1
 	s0=$(stat)
@@ -57,7 +57,6 @@ a, b = (x["read"]["iops"] for x in j)
 b0, i0, c0 = map(int, sys.argv[2].split())
 b1, i1, c1 = map(int, sys.argv[3].split())
 busy = 100.0 * (b1 - b0) / max(1, (b1 - b0) + (i1 - i0))
-ios = (a + b) * float(sys.argv[4] if len(sys.argv) > 4 else 1)
 print("%s %.0f %.1f %.1f %.0f" % (sys.argv[1], a + b, 100.0 * a / (a + b),
                                   busy, c1 - c0))
 PY

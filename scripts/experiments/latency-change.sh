@@ -75,7 +75,7 @@ reads() {
 # flight on the old device (about a latency), and the last window must
 # end before fio does.
 run() {
-	local pid p r1 r2 lim t1=$((phase / 3))
+	local pid p r1 r2 lim t1=$((phase / 3)) ok=1
 	fio --ioengine=libaio --direct=1 --rw=randread --bs=4k \
 		--iodepth="$depth" --runtime=$((3 * phase + 6)) --time_based \
 		--output-format=json --output=/tmp/lc.json \
@@ -84,9 +84,9 @@ run() {
 	pid=$!
 	for p in 0 1 2; do
 		sleep "$t1"
-		r1=($(reads "$1" "$2")) || { kill $pid; wait $pid; return 1; }
+		r1=($(reads "$1" "$2")) || { ok=0; break; }
 		sleep $((phase - 1 - t1))
-		r2=($(reads "$1" "$2")) || { kill $pid; wait $pid; return 1; }
+		r2=($(reads "$1" "$2")) || { ok=0; break; }
 		lim=-
 		[ "$1" = b1 ] && ! controller_off &&
 			lim=$($DMSETUP message b1 0 show | head -1 | tr ' ' '\n' |
@@ -94,11 +94,16 @@ run() {
 		echo "$((r2[0] - r1[0])) $((r2[1] - r1[1])) $((r2[2] - r1[2])) $lim"
 		sleep 1
 		if [ $p -lt 2 ] && ! slices_on "${disks[p + 1]}"; then
-			kill $pid
-			wait $pid
-			return 1
+			ok=0
+			break
 		fi
 	done
+	# on a failure, stop fio first: it keeps the devices open
+	if [ "$ok" = 0 ]; then
+		kill $pid
+		wait $pid
+		return 1
+	fi
 	wait $pid || return 1
 }
 
