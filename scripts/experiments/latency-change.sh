@@ -11,6 +11,10 @@
 # the same run and switches on the dm-linear slices alone.
 #
 #   latency-change.sh [--phase S | --runtime S] [--io-limit N] [--assert]
+#                     [--trace]
+#
+# --trace prints, after the table, b1's `show` line once a second through
+# the dm-ioband run (to see how the in-flight limit moved).
 #
 # --runtime S sets the three phases' total (S / 3 each, at least 9 s).
 #
@@ -31,12 +35,14 @@ phase=12
 io_limit=0
 depth=2048
 assert=0
+trace=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--phase) phase=$2; shift ;;
 	--runtime) phase=$(($2 / 3 < 9 ? 9 : $2 / 3)); shift ;;
 	--io-limit) io_limit=$2; shift ;;
 	--assert) assert=1 ;;
+	--trace) trace=1 ;;
 	--out) shift ;;
 	*) echo "unknown argument $1"; exit 2 ;;
 	esac
@@ -82,6 +88,15 @@ run() {
 		--name=a --filename="/dev/mapper/$1" \
 		--name=b --filename="/dev/mapper/$2" >/dev/null &
 	pid=$!
+	if [ "$trace" = 1 ] && [ "$1" = b1 ]; then
+		(
+			t0=$(date +%s)
+			while kill -0 $pid 2>/dev/null; do
+				echo "t=$(($(date +%s) - t0)) $($DMSETUP message b1 0 show 2>/dev/null | head -1)"
+				sleep 1
+			done
+		) >/tmp/lc-trace &
+	fi
 	for p in 0 1 2; do
 		sleep "$t1"
 		r1=($(reads "$1" "$2")) || { ok=0; break; }
@@ -145,6 +160,10 @@ done
 for i in 2 1; do
 	$DMSETUP remove "b$i" || exit 1
 done
+if [ "$trace" = 1 ]; then
+	echo "b1's show, once a second:"
+	cat /tmp/lc-trace
+fi
 if [ "$assert" = 1 ]; then
 	finish
 fi
