@@ -9,22 +9,10 @@
 #   scripts/dev/latency-change-under-load.sh [RUNS]
 set -u
 . "$(dirname "$0")/../lib/common.sh"
+. "$TOP/scripts/lib/load-build.sh"
 
 runs=${1:-5}
-kb=$BUILD/load-build
-"$TOP/scripts/prepare-tree.sh" || exit 1
-"$TOP/scripts/build-uml.sh" perf >/dev/null || exit 1
-mkdir -p "$kb" "$BUILD/logs"
-setsid bash -c '
-	while :; do
-		CCACHE_DISABLE=1 make -C "$1" O="$2" -j"$(nproc)" defconfig all ||
-			exit 1
-		make -C "$1" O="$2" clean || exit 1
-	done' load-build "$TREE" "$kb" >"$BUILD/logs/load-build.log" 2>&1 &
-loader=$!
-trap 'kill -TERM -- -$loader 2>/dev/null; wait $loader 2>/dev/null' EXIT
-sleep 45
-kill -0 $loader 2>/dev/null || die "the kernel build failed: $BUILD/logs/load-build.log"
+load_build_start 45
 fail=0
 for r in $(seq 1 "$runs"); do
 	l0=$(cut -d' ' -f1 /proc/loadavg)
@@ -35,6 +23,7 @@ for r in $(seq 1 "$runs"); do
 	out=$BUILD/logs/latency-change-load-$r.txt
 	cp "$BUILD/runs/latency-change/output" "$out"
 	[ "$rc" = 0 ] || fail=$((fail + 1))
+	load_build_alive "during run $r"
 	echo "run $r (load average $l0): $([ "$rc" = 0 ] && echo PASS || echo FAIL)," \
 		"highest io_limit $(sed -n 's/.* io_limit=\([0-9]*\) .*/\1/p' "$out" | sort -n | tail -1)," \
 		"phase 3: $(sed -n 's/^3 .*%  *\([0-9.\/]*\) .*/shares \1/p' "$out")"

@@ -8,27 +8,11 @@
 #   scripts/dev/shares-under-load.sh [RUNS]
 set -u
 . "$(dirname "$0")/../lib/common.sh"
+. "$TOP/scripts/lib/load-build.sh"
 
 runs=${1:-3}
 out=$TOP/results/shares-under-load.txt
-kb=$BUILD/load-build
-"$TOP/scripts/prepare-tree.sh" || exit 1
-"$TOP/scripts/build-uml.sh" perf >/dev/null || exit 1
-mkdir -p "$kb"
-# The build loop in a session of its own: the trap stops it and every
-# process under it (compilers included) as one process group.  A build
-# that fails stops the loop, and then this script.
-setsid bash -c '
-	while :; do
-		CCACHE_DISABLE=1 make -C "$1" O="$2" -j"$(nproc)" defconfig all ||
-			exit 1
-		make -C "$1" O="$2" clean || exit 1
-	done' load-build "$TREE" "$kb" >"$BUILD/logs/load-build.log" 2>&1 &
-loader=$!
-trap 'kill -TERM -- -$loader 2>/dev/null; wait $loader 2>/dev/null' EXIT
-# Let the build get going.
-sleep 60
-kill -0 $loader 2>/dev/null || die "the kernel build failed: $BUILD/logs/load-build.log"
+load_build_start 60
 {
 	echo "Made by scripts/dev/shares-under-load.sh on $(date -u +%Y-%m-%d) at commit $(git -C "$TOP" rev-parse --short HEAD)"
 	echo "make check's share steps, $runs times in a row, under make -j$(nproc) of a kernel (ccache off) on $(nproc) CPUs"
@@ -39,8 +23,7 @@ for r in $(seq 1 "$runs"); do
 	CHECK_ONLY=shares "$TOP/scripts/check.sh" >"$BUILD/logs/shares-under-load-$r.log" 2>&1 ||
 		fail=$((fail + 1))
 	l1=$(cut -d' ' -f1 /proc/loadavg)
-	kill -0 $loader 2>/dev/null ||
-		die "the kernel build stopped during run $r: $BUILD/logs/load-build.log"
+	load_build_alive "during run $r"
 	{
 		echo
 		echo "run $r: load average $l0 at the start, $l1 at the end"
