@@ -42,9 +42,30 @@ unpack() {
 		# in a commit of its own (no patch touches .gitignore).
 		sed -i '/^# Debian packaging/,/^!\/debian\//d' .gitignore
 		git commit -q -a -m "local: track new files (drop Debian's /* ignore)"
-		git tag base
-		echo "$v" > .git/ioband-base-version
+		git tag pristine
 	)
+	rig_patches
+	echo "$v" > "$TREE/.git/ioband-base-version"
+}
+
+# rig_patches: on top of "pristine", the fixes the test rig needs in the
+# tree it builds (scripts/rig/*.patch, not part of the series: UML on
+# hosts with AMX), as "local:" commits; "base" is the result.  The series
+# is checked to apply to "pristine" too (--pristine).
+rig_patches() {
+	local p
+	git -C "$TREE" checkout -q -f -B base-branch pristine
+	for p in "$TOP"/scripts/rig/*.patch; do
+		[ -f "$p" ] || continue
+		git -C "$TREE" am -q --no-3way "$p" ||
+			die "rig patch $p does not apply"
+	done
+	git -C "$TREE" tag -f base >/dev/null
+	rig_stamp >"$TREE/.git/ioband-rig"
+}
+
+rig_stamp() {
+	cat "$TOP"/scripts/rig/*.patch 2>/dev/null | sha1sum | cut -d' ' -f1
 }
 
 series_patches() {
@@ -58,9 +79,9 @@ series_stamp() {
 
 # apply_series <git dir>: check out "base" and git am every patch.
 apply_series() {
-	local dir=$1 p n=0
+	local dir=$1 onto=${2:-base} p n=0
 	git -C "$dir" am --abort >/dev/null 2>&1 || true
-	git -C "$dir" checkout -q -f -B ioband base
+	git -C "$dir" checkout -q -f -B ioband "$onto"
 	git -C "$dir" clean -q -f -d >/dev/null
 	for p in $(series_patches); do
 		n=$((n + 1))
@@ -80,15 +101,28 @@ if [ "${1:-}" = --pristine ]; then
 	P=$BUILD/pristine
 	git -C "$TREE" worktree remove -f "$P" >/dev/null 2>&1 || rm -rf "$P"
 	git -C "$TREE" worktree prune
-	git -C "$TREE" worktree add -q --detach "$P" base
-	git -C "$P" checkout -q -B pristine-check base
-	apply_series "$P"
+	git -C "$TREE" worktree add -q --detach "$P" pristine
+	git -C "$P" checkout -q -B pristine-check pristine
+	apply_series "$P" pristine
 	git -C "$TREE" worktree remove -f "$P"
 	git -C "$TREE" branch -q -D pristine-check 2>/dev/null || true
 	exit 0
 fi
 
 unpack
+# A tree unpacked before scripts/rig/ existed, or with other rig patches:
+# "base" is made again (the series is then applied again below).
+if ! git -C "$TREE" rev-parse -q --verify pristine >/dev/null; then
+	die "build/linux predates the rig patches (no tag \"pristine\"):
+       remove build/linux (make clean keeps the ccache) and run again"
+fi
+if [ "$(cat "$TREE/.git/ioband-rig" 2>/dev/null)" != "$(rig_stamp)" ]; then
+	say "scripts/rig/ changed: making base again"
+	git -C "$TREE" am --abort >/dev/null 2>&1 || true
+	rig_patches
+	rm -f "$TREE/.git/ioband-series"
+	FORCE=1
+fi
 stamp=$(series_stamp)
 stampf=$TREE/.git/ioband-series
 if [ "${1:-}" = --stamp-only ]; then
