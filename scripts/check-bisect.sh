@@ -1,7 +1,8 @@
 #!/bin/bash
 # Every patch on its own builds: apply the series one patch at a time to
 # a checkout of "base" and build drivers/md (W=1) after each, for UML,
-# with the KUnit configuration (DM, dm-ioband and its tests).
+# with the KUnit configuration (DM, dm-ioband and its tests).  A patch
+# that changes only Documentation/ or MAINTAINERS is applied, not built.
 set -eu
 . "$(dirname "$0")/lib/common.sh"
 
@@ -15,12 +16,31 @@ git -C "$TREE" worktree add -q --detach "$W" base
 trap 'git -C "$TREE" worktree remove -f "$W" >/dev/null 2>&1 || true' EXIT
 mkdir -p "$O"
 
+# builds <commit>: does the commit change what the build compiles (not
+# only Documentation/ or MAINTAINERS)?  A patch that does not is applied
+# and not built: the next build covers it, and the tree it leaves is that
+# of the patch before, which built.
+builds() {
+	git -C "$W" diff --name-only "$1^" "$1" |
+		grep -q -v -e '^Documentation/' -e '^MAINTAINERS$'
+}
+
 n=0
+skipped=0
 for p in $(grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' "$TOP/series"); do
 	n=$((n + 1))
 	git -C "$W" am -q "$TOP/patches/$p" || die "patch $n ($p) does not apply"
-	cp "$KUNIT_BUILD/.config" "$O/.config"
-	make -C "$W" O="$O" ARCH=um SUBARCH=x86_64 olddefconfig >/dev/null
+	if [ "$n" -gt 1 ] && ! builds HEAD; then
+		skipped=$((skipped + 1))
+		say "patch $n changes no built file: $p"
+		continue
+	fi
+	# The configuration again only when a Kconfig changed (or at first).
+	if [ "$n" = 1 ] || git -C "$W" diff --name-only HEAD^ HEAD |
+			grep -q -E '(^|/)Kconfig'; then
+		cp "$KUNIT_BUILD/.config" "$O/.config"
+		make -C "$W" O="$O" ARCH=um SUBARCH=x86_64 olddefconfig >/dev/null
+	fi
 	if ! make -C "$W" O="$O" ARCH=um SUBARCH=x86_64 CC="ccache gcc" \
 			HOSTCC="ccache gcc" -j"$JOBS" W=1 drivers/md/ \
 			>"$LOGS/bisect-$n.log" 2>&1 ||
@@ -31,3 +51,4 @@ for p in $(grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' "$TOP/series"); do
 	fi
 	say "patch $n builds: $p"
 done
+say "$n patches applied one by one, $((n - skipped)) built ($skipped change no built file)"
