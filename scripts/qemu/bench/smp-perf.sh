@@ -3,10 +3,12 @@
 # (scripts/qemu/run.sh -f lockstat -s 4): a null_blk with one submission
 # queue per CPU that completes in softirq with no delay (the CPUs are the
 # limit), fio 4 KiB random reads O_DIRECT at depth 32 with one job per CPU
-# on each device, in turns:
-#   linear1 / ioband1   one dm-linear slice / one band device on it
-#   linear2 / ioband2   two slices / two band devices of one device group
-#                       at weights 3:1
+# on each device, in turns.  dm-linear and dm-ioband sit directly on two
+# such null_blk devices, so that both sides have one device-mapper layer
+# (scripts/experiments/overhead.sh does the same in UML):
+#   linear1 / ioband1   dm-linear / a band device on the first null_blk
+#   linear2 / ioband2   dm-linear on each / a band device on each, of one
+#                       device group, at weights 3:1
 # ROUNDS rounds of RUNTIME s each; prints every run's IOPS and the median
 # ratio of each pair.  During the band device runs /proc/lock_stat counts
 # (CONFIG_LOCK_STAT): its lines for the pool lock give the contentions,
@@ -24,13 +26,17 @@ modprobe null_blk nr_devices=0 2>/dev/null
 modprobe dm-ioband 2>/dev/null
 log "# $ncpu CPUs, $rounds rounds of ${runtime}s"
 
-disk=$(nullb_create perf size=2048 memory_backed=0 irqmode=1 \
-	completion_nsec=0 hw_queue_depth=256 submit_queues="$ncpu") || exit 1
-dm_linear_slices "$disk" 2 lin || exit 1
-sz=$(sectors /dev/mapper/lin1)
-dm_create ib1 "0 $sz ioband /dev/mapper/lin1 1 0 $lim none weight 0 :300" || exit 1
-dm_create ib2 "0 $sz ioband /dev/mapper/lin2 1 0 $lim none weight 0 :100" || exit 1
-dm_create ibu "0 $sz ioband /dev/mapper/lin2 2 0 $lim none weight 0 :100" || exit 1
+for n in 1 2; do
+	eval "disk$n=\$(nullb_create perf$n size=1024 memory_backed=0 irqmode=1 \
+		completion_nsec=0 hw_queue_depth=256 submit_queues=$ncpu)" ||
+		exit 1
+done
+sz=$(sectors "$disk1")
+dm_create lin1 "0 $sz linear $disk1 0" || exit 1
+dm_create lin2 "0 $sz linear $disk2 0" || exit 1
+dm_create ib1 "0 $sz ioband $disk1 1 0 $lim none weight 0 :300" || exit 1
+dm_create ib2 "0 $sz ioband $disk2 1 0 $lim none weight 0 :100" || exit 1
+dm_create ibu "0 $sz ioband $disk1 2 0 $lim none weight 0 :100" || exit 1
 
 # iops <dev...>: total read IOPS of fio, one job per CPU on each device.
 iops() {
@@ -51,7 +57,7 @@ lockstat() { [ -w /proc/sys/kernel/lock_stat ] && echo "$1" >/proc/sys/kernel/lo
 : >/tmp/perf.c
 for r in $(seq 1 "$rounds"); do
 	lockstat 0
-	l1=$(iops /dev/mapper/lin2) || exit 1
+	l1=$(iops /dev/mapper/lin1) || exit 1
 	lockstat 1
 	i1=$(iops /dev/mapper/ibu) || exit 1
 	lockstat 0
