@@ -18,7 +18,12 @@ set -eu
 mkdir -p "$BUILD"
 
 unpack() {
-	[ -d "$TREE/.git" ] && return 0
+	if [ -d "$TREE/.git" ]; then
+		git -C "$TREE" rev-parse -q --verify pristine >/dev/null ||
+			die "build/linux predates the rig patches (no tag \"pristine\"):
+       remove build/linux (make clean keeps the ccache) and run again"
+		return 0
+	fi
 	[ -f "$KSRC_TARBALL" ] || die "$KSRC_TARBALL missing: run scripts/deps.sh"
 	say "unpacking $KSRC_TARBALL into $TREE"
 	rm -rf "$TREE" "$BUILD/linux-source-6.12"
@@ -110,13 +115,8 @@ if [ "${1:-}" = --pristine ]; then
 fi
 
 unpack
-# A tree unpacked before scripts/rig/ existed, or with other rig patches:
-# "base" is made again (the series is then applied again below).
-if ! git -C "$TREE" rev-parse -q --verify pristine >/dev/null; then
-	die "build/linux predates the rig patches (no tag \"pristine\"):
-       remove build/linux (make clean keeps the ccache) and run again"
-fi
 if [ "$(cat "$TREE/.git/ioband-rig" 2>/dev/null)" != "$(rig_stamp)" ]; then
+	# Other rig patches: "base" is made again, the series applied again.
 	say "scripts/rig/ changed: making base again"
 	git -C "$TREE" am --abort >/dev/null 2>&1 || true
 	rig_patches

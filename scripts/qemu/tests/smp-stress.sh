@@ -8,7 +8,10 @@
 #    same band device and of its sibling;
 #  - table reloads of the sibling (dmsetup);
 #  - cgroups created and removed while their bios are held (a third band
-#    device of type cgroup on /dev/sdb7 in the same device group);
+#    device of type cgroup on /dev/sdb7 in the same device group), both
+#    attached as band groups and weighed by io.ioband.* files, against
+#    "show" and "reset" of band7 in a loop (they walk its cgroups' groups
+#    under RCU);
 #  - band devices created and removed in the device group while the
 #    others run.
 # Then: fio verified every block, both devices are live and schedule again.
@@ -36,6 +39,7 @@ cg_make stress
 echo "+io +memory" >/sys/fs/cgroup/stress/cgroup.subtree_control
 check "create band7 (cgroup type)" dm_create band7 \
 	"0 $sz7 ioband ${disk}7 9 0 4 cgroup weight 0 :100"
+band7=$(dm_majmin band7)
 
 fio_args=()
 for i in 5 6; do
@@ -55,6 +59,7 @@ for c in $(seq 1 "$ncpu"); do
 done
 "$bin" suspend band5 "$secs" & pids+=($!)
 "$bin" msg band6 "$secs" 0 & pids+=($!)
+"$bin" show band7 "$secs" & pids+=($!)
 # Reloads of band6, cgroups made and removed with bios held on band7,
 # band devices made and removed in the device group.
 (
@@ -72,6 +77,18 @@ done
 		wait $!
 		rmdir "/sys/fs/cgroup/stress/c$n"
 		$DMSETUP message band7 0 detach "/stress/c$n" 2>/dev/null
+		# A cgroup of its own in band7's io.ioband.limits (no attach):
+		# its group is made at its first bio and goes with its blkg,
+		# with bios held at its ceiling while show and reset walk.
+		mkdir -p "/sys/fs/cgroup/stress/w$n"
+		echo "$band7 max_iops=20" >"/sys/fs/cgroup/stress/w$n/io.ioband.limits"
+		sh -c "echo \$\$ > /sys/fs/cgroup/stress/w$n/cgroup.procs &&
+			exec dd if=/dev/mapper/band7 of=/dev/null bs=4k count=8 iflag=direct" \
+			2>/dev/null &
+		sleep 0.2
+		kill $! 2>/dev/null
+		wait $! 2>/dev/null
+		rmdir "/sys/fs/cgroup/stress/w$n"
 		$DMSETUP create "extra$n" --table "0 8 ioband ${disk}7 9 0 0 none weight 0 :10" &&
 			$DMSETUP remove "extra$n"
 	done

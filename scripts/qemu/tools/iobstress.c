@@ -8,6 +8,9 @@
  *	loop: detach <id>, attach <id>, weight <id>:<n>, limits <id> max=<n>iops
  *   iobstress suspend <dm-name> <seconds>
  *	loop: suspend, resume
+ *   iobstress show <dm-name> <seconds>
+ *	loop: show, reset (they walk the groups of cgroups, which come and go
+ *	under them)
  *
  * Prints the number of rounds and of failed ioctls; exits 1 if no round
  * completed.  A refused message (say, detach of a group another process
@@ -68,9 +71,10 @@ int main(int argc, char **argv)
 	char msg[128];
 	time_t end;
 
-	if (argc < 4 || (strcmp(argv[1], "msg") && strcmp(argv[1], "suspend")) ||
+	if (argc < 4 || (strcmp(argv[1], "msg") && strcmp(argv[1], "suspend") &&
+			 strcmp(argv[1], "show")) ||
 	    (!strcmp(argv[1], "msg") && argc < 5)) {
-		fprintf(stderr, "usage: iobstress msg NAME SECONDS ID | suspend NAME SECONDS\n");
+		fprintf(stderr, "usage: iobstress msg NAME SECONDS ID | suspend NAME SECONDS | show NAME SECONDS\n");
 		return 2;
 	}
 	ctl = open("/dev/mapper/control", O_RDWR);
@@ -83,6 +87,9 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], "suspend")) {
 			failed += dm_suspend(argv[2], 1) < 0;
 			failed += dm_suspend(argv[2], 0) < 0;
+		} else if (!strcmp(argv[1], "show")) {
+			failed += dm_message(argv[2], "show") < 0;
+			failed += dm_message(argv[2], "reset") < 0;
 		} else {
 			snprintf(msg, sizeof(msg), "detach %s", argv[4]);
 			failed += dm_message(argv[2], msg) < 0;
