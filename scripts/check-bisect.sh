@@ -22,11 +22,14 @@ mkdir -p "$O"
 # of the patch before, which built.
 builds() {
 	git -C "$W" diff --name-only "$1^" "$1" |
-		grep -q -v -e '^Documentation/' -e '^MAINTAINERS$'
+		grep -q -E -v -e '^Documentation/' -e '^MAINTAINERS$' ||
+		git -C "$W" diff --name-only "$1^" "$1" | grep -q -E '(^|/)Kconfig'
 }
 
 n=0
 skipped=0
+last=
+rm -f "$LOGS"/bisect-*.log
 for p in $(grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' "$TOP/series"); do
 	n=$((n + 1))
 	git -C "$W" am -q "$TOP/patches/$p" || die "patch $n ($p) does not apply"
@@ -35,8 +38,9 @@ for p in $(grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' "$TOP/series"); do
 		say "patch $n changes no built file: $p"
 		continue
 	fi
-	# The configuration again only when a Kconfig changed (or at first).
-	if [ "$n" = 1 ] || git -C "$W" diff --name-only HEAD^ HEAD |
+	# The configuration again only when a Kconfig changed since the
+	# last build (or at first).
+	if [ -z "$last" ] || git -C "$W" diff --name-only "$last" HEAD |
 			grep -q -E '(^|/)Kconfig'; then
 		cp "$KUNIT_BUILD/.config" "$O/.config"
 		make -C "$W" O="$O" ARCH=um SUBARCH=x86_64 olddefconfig >/dev/null
@@ -49,6 +53,7 @@ for p in $(grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' "$TOP/series"); do
 		grep -E 'warning:|error:' "$LOGS/bisect-$n.log" | head -20 >&2
 		die "patch $n ($p) does not build cleanly on its own"
 	fi
+	last=$(git -C "$W" rev-parse HEAD)
 	say "patch $n builds: $p"
 done
 say "$n patches applied one by one, $((n - skipped)) built ($skipped change no built file)"

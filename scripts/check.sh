@@ -315,6 +315,10 @@ qemu_stage() {
 	done
 }
 qemu_stage lockdep seed000 smp-stress e2e
+# CHECK_ONLY naming a step of theirs runs it too.
+case " ${CHECK_ONLY:-} " in
+*" qemu:"*kasan*|*" qemu:"*kcsan*) CHECK_SANITIZERS=1 ;;
+esac
 if [ "${CHECK_SANITIZERS:-0}" = 1 ]; then
 	qemu_stage kasan smp-stress
 	qemu_stage kcsan smp-stress

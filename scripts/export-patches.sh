@@ -10,6 +10,18 @@ set -eu
 [ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] ||
 	die "build/linux has uncommitted changes: commit or amend them first"
 
+# The series is base..ioband: refuse anything else (a git am stopped in
+# the middle, another branch checked out, nothing on top of base), which
+# would export the wrong range or none after patches/ is emptied.
+[ "$(git -C "$TREE" symbolic-ref -q HEAD)" = refs/heads/ioband ] ||
+	die "build/linux is not on branch ioband"
+[ ! -d "$TREE/.git/rebase-apply" ] && [ ! -d "$TREE/.git/rebase-merge" ] ||
+	die "build/linux is in the middle of a git am or rebase"
+git -C "$TREE" merge-base --is-ancestor base HEAD ||
+	die "build/linux's HEAD is not on top of base"
+[ -n "$(git -C "$TREE" rev-list base..HEAD)" ] ||
+	die "build/linux has no commit on top of base"
+
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

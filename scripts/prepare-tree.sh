@@ -1,12 +1,13 @@
 #!/bin/bash
 # Unpack Debian's linux-source-6.12 into build/linux (once), make it a git
-# repository with the pristine source tagged "base", and apply the series
-# with git am.  Re-running is cheap: when the applied series matches
+# repository with the pristine source tagged "pristine" and that plus the
+# rig's patches (scripts/rig/) tagged "base", and apply the series on base
+# with git am (branch "ioband").  Re-running is cheap: when the applied series matches
 # patches/ and series, nothing is touched (so builds stay incremental).
 #
 #   scripts/prepare-tree.sh            prepare build/linux
 #   scripts/prepare-tree.sh --pristine apply the series to a fresh checkout
-#                                      of "base" (build/pristine) and fail
+#                                      of "pristine" (build/pristine) and fail
 #                                      on any patch that does not apply
 #                                      exactly; used by "make check"
 #   FORCE=1 scripts/prepare-tree.sh    drop unexported work in build/linux
@@ -83,10 +84,12 @@ series_stamp() {
 }
 
 # apply_series <git dir>: check out "base" and git am every patch.
+# apply_series <git dir> [<onto> <branch>]: check out a branch (default
+# "ioband") at "base" (or <onto>) and git am every patch.
 apply_series() {
-	local dir=$1 onto=${2:-base} p n=0
+	local dir=$1 onto=${2:-base} branch=${3:-ioband} p n=0
 	git -C "$dir" am --abort >/dev/null 2>&1 || true
-	git -C "$dir" checkout -q -f -B ioband "$onto"
+	git -C "$dir" checkout -q -f -B "$branch" "$onto"
 	git -C "$dir" clean -q -f -d >/dev/null
 	for p in $(series_patches); do
 		n=$((n + 1))
@@ -107,27 +110,39 @@ if [ "${1:-}" = --pristine ]; then
 	git -C "$TREE" worktree remove -f "$P" >/dev/null 2>&1 || rm -rf "$P"
 	git -C "$TREE" worktree prune
 	git -C "$TREE" worktree add -q --detach "$P" pristine
-	git -C "$P" checkout -q -B pristine-check pristine
-	apply_series "$P" pristine
+	# a branch of its own: "ioband" is build/linux's
+	apply_series "$P" pristine pristine-check
 	git -C "$TREE" worktree remove -f "$P"
 	git -C "$TREE" branch -q -D pristine-check 2>/dev/null || true
 	exit 0
 fi
 
 unpack
-if [ "$(cat "$TREE/.git/ioband-rig" 2>/dev/null)" != "$(rig_stamp)" ]; then
-	# Other rig patches: "base" is made again, the series applied again.
-	say "scripts/rig/ changed: making base again"
-	git -C "$TREE" am --abort >/dev/null 2>&1 || true
-	rig_patches
-	rm -f "$TREE/.git/ioband-series"
-	FORCE=1
-fi
 stamp=$(series_stamp)
 stampf=$TREE/.git/ioband-series
 if [ "${1:-}" = --stamp-only ]; then
 	echo "$stamp $(git -C "$TREE" rev-parse HEAD)" >"$stampf"
 	exit 0
+fi
+# has_local_work: build/linux has commits or edits not recorded in the stamp
+has_local_work() {
+	local old_stamp old_head
+	[ -f "$stampf" ] || return 1
+	read -r old_stamp old_head <"$stampf" || true
+	[ "$old_head" != "$(git -C "$TREE" rev-parse HEAD)" ] ||
+		[ -n "$(git -C "$TREE" status --porcelain --untracked-files=no)" ]
+}
+if [ "$(cat "$TREE/.git/ioband-rig" 2>/dev/null)" != "$(rig_stamp)" ]; then
+	# Other rig patches: "base" is made again, the series applied again.
+	if has_local_work && [ "${FORCE:-0}" != 1 ]; then
+		die "scripts/rig/ changed, but build/linux has work not exported
+       to patches/ (run 'make export' to keep it, or FORCE=1 to throw
+       it away)"
+	fi
+	say "scripts/rig/ changed: making base again"
+	git -C "$TREE" am --abort >/dev/null 2>&1 || true
+	rig_patches
+	rm -f "$stampf"
 fi
 if [ -f "$stampf" ]; then
 	read -r old_stamp old_head <"$stampf" || true

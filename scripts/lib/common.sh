@@ -10,7 +10,7 @@ KSRC_PKG_VERSION=6.12.117-1~deb12u1
 KSRC_VERSION=6.12.117
 KSRC_TARBALL=/usr/src/linux-source-6.12.tar.xz
 
-TREE=$BUILD/linux                # patched tree (a git repo, tag "base")
+TREE=$BUILD/linux                # patched tree (a git repo: tags "pristine", "base")
 UML_E2E=$BUILD/uml-e2e           # O= dir of the end-to-end UML kernel
 KUNIT_BUILD=$BUILD/kunit         # kunit.py --build_dir
 LOGS=$BUILD/logs
