@@ -1,0 +1,77 @@
+#!/bin/bash
+# A/B of a change to dm-ioband on SMP: scripts/qemu/bench/smp-perf.sh on
+# the QEMU lockstat kernel with the series as it is ("series") and with a
+# diff applied to build/linux (NAME), in turns, ROUNDS times for each vCPU
+# count; writes results/NAME.txt.  Not a test.
+#
+#   scripts/dev/smp-ab.sh DIFF NAME [ROUNDS] [CPUS...]   (default: 2 rounds,
+#                                                       2 and 4 vCPUs)
+#
+# It rebuilds the dm-ioband module of build/qemu-lockstat for each kernel
+# (seconds) and takes the diff out again on exit: it refuses to run on a
+# tree with uncommitted changes.  scripts/dev/keep-completions.sh and
+# scripts/dev/solo-past-limit.sh are its uses.
+set -eu
+. "$(dirname "$0")/../lib/common.sh"
+
+[ $# -ge 2 ] || die "usage: smp-ab.sh DIFF NAME [ROUNDS] [CPUS...]"
+diff=$(realpath "$1")
+name=$2
+rounds=${3:-2}
+shift 2
+shift || true
+cpus=${*:-2 4}
+out=$TOP/results/$name.txt
+
+"$TOP/scripts/prepare-tree.sh"
+[ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] ||
+	die "build/linux has uncommitted changes"
+restore() {
+	git -C "$TREE" checkout -q -- . 2>/dev/null || true
+	QEMU_NO_PREPARE=1 "$TOP/scripts/qemu/build.sh" lockstat >/dev/null 2>&1 || true
+}
+trap restore EXIT
+git -C "$TREE" apply --check "$diff" || die "$diff does not apply"
+"$TOP/scripts/qemu/build.sh" lockstat
+
+tmp=$(mktemp)
+{
+	echo "Made by scripts/dev/smp-ab.sh $(basename "$diff") $name on $(date -u +%Y-%m-%d) at commit $(git -C "$TOP" rev-parse --short HEAD): $rounds rounds of each kernel in turns, for $cpus vCPUs"
+	echo "(QEMU TCG on $(nproc) host cores; smp-perf.sh: 3 runs of 5 s per case, median ratio to dm-linear)"
+} >"$tmp"
+for r in $(seq 1 "$rounds"); do
+	for n in $cpus; do
+		for v in series "$name"; do
+			git -C "$TREE" checkout -q -- .
+			[ "$v" = series ] || git -C "$TREE" apply "$diff"
+			QEMU_NO_PREPARE=1 "$TOP/scripts/qemu/build.sh" lockstat \
+				>"$LOGS/smp-ab-build.log" 2>&1 ||
+				die "build failed: $LOGS/smp-ab-build.log"
+			"$TOP/scripts/qemu/run.sh" -f lockstat -s "$n" \
+				"$TOP/scripts/qemu/bench/smp-perf.sh" ||
+				die "smp-perf failed"
+			o=$BUILD/qemu-runs/lockstat/smp-perf/output
+			{
+				echo
+				echo "== round $r, $n vCPUs, $v"
+				grep -E '^(round|uncontended|contended)' "$o"
+				grep -m1 'completions_kept' "$o" |
+					sed -n 's/.*\(completions_kept=[0-9]*\).*/after the first contended run: \1/p'
+				grep -m1 'pool->lock#2:' "$o" | awk '{
+					printf "pool lock: %s contentions of %s acquisitions, wait total %.0f ms, hold max %.1f ms\n",
+						$3, $9, $6 / 1000, $11 / 1000 }'
+			} >>"$tmp"
+		done
+	done
+done
+# one line per kernel and vCPU count: the medians of its runs
+{
+	echo
+	echo "== summary: median ratio to dm-linear of each run"
+	awk '/^== round/ { key = $4 " vCPUs, " $6; sub(/,$/, "", key) }
+	     /^uncontended/ { u[key] = u[key] " " $NF }
+	     /^contended/ { c[key] = c[key] " " $NF }
+	     END { for (k in u) printf "%-20s uncontended%s; contended%s\n", k, u[k], c[k] }' "$tmp" | sort
+} >>"$tmp"
+mv "$tmp" "$out"
+cat "$out"
