@@ -216,42 +216,51 @@ needs() {
 	echo "      not run: its kernel did not build"
 }
 
-# The x86-64 QEMU kernels (step 7) build in the background, at nice 19,
-# while the UML tests below run: those mostly wait on their throttled
-# devices, and a niced build takes little from them (the share checks
-# passed 36 of 36 under an un-niced make -j2, Documentation/testing.md).
-# That hides most of a build from scratch.  Each build writes its status
-# and its own duration to build/logs/qemu-build-FLAVOUR.status; its step
-# (qemu:build-FLAVOUR) waits for it and reports that duration.
+# The kernels the steps after the end-to-end tests need (the perf UML
+# kernel of the share tests, the x86-64 QEMU kernels of step 7) build in
+# the background, one after the other, at nice 19, while the UML tests
+# run: those mostly wait on their throttled devices, and a niced build
+# takes little from them (the share checks passed 36 of 36 under an
+# un-niced make -j2, Documentation/testing.md).  That hides most of
+# their builds from scratch.  Each build writes its exit status and its
+# own duration to build/logs/bg-STEP.status; its step waits for that and
+# reports the build's duration, so a run's total is less than the sum of
+# its steps.
 case " ${CHECK_ONLY:-} " in
 *" qemu:"*kasan*|*" qemu:"*kcsan*) CHECK_SANITIZERS=1 ;;
 esac
 qemu_flavours=lockdep
 [ "${CHECK_SANITIZERS:-0}" = 1 ] && qemu_flavours="lockdep kasan kcsan"
-qemu_bg=
-qemu_bg_start() {
-	local f list=
-	for f in $qemu_flavours; do
-		want "qemu:build-$f" || want qemu || continue
-		rm -f "$LOGS/qemu-build-$f.status"
-		list="$list $f"
+bg_pid=
+# bg_start <step...>: build those of the steps that are wanted.
+bg_start() {
+	local n list=
+	for n in "$@"; do
+		want "$n" || want "${n%%:*}" || continue
+		rm -f "$LOGS/bg-$n.status"
+		list="$list $n"
 	done
 	[ -n "$list" ] || return 0
 	(
-		for f in $list; do
+		for n in $list; do
 			t0=$(date +%s)
-			QEMU_NO_PREPARE=1 "$TOP/scripts/qemu/build.sh" "$f" \
-				>"$LOGS/qemu:build-$f.log" 2>&1
-			echo "$? $(($(date +%s) - t0))" >"$LOGS/qemu-build-$f.status"
+			case $n in
+			build-uml-perf)
+				nice -n 19 "$TOP/scripts/build-uml.sh" perf ;;
+			qemu:build-*)
+				QEMU_NO_PREPARE=1 "$TOP/scripts/qemu/build.sh" \
+					"${n#qemu:build-}" ;;
+			esac >"$LOGS/$n.log" 2>&1
+			echo "$? $(($(date +%s) - t0))" >"$LOGS/bg-$n.status"
 		done
 	) </dev/null &
-	qemu_bg=$!
+	bg_pid=$!
 }
-# qemu_build_step <flavour>: the step of a background build.
-qemu_build_step() {
-	local f=$1 name="qemu:build-$1" st=$LOGS/qemu-build-$1.status rc t
-	want "$name" || want qemu || return 0
-	while [ ! -f "$st" ] && kill -0 "$qemu_bg" 2>/dev/null; do
+# bg_step <step>: the step of a background build: wait, count, report.
+bg_step() {
+	local name=$1 st=$LOGS/bg-$1.status rc t
+	want "$name" || want "${name%%:*}" || return 0
+	while [ ! -f "$st" ] && kill -0 "$bg_pid" 2>/dev/null; do
 		sleep 5
 	done
 	if [ -f "$st" ]; then
@@ -264,7 +273,8 @@ qemu_build_step() {
 	[ "$rc" = 0 ] || tail -25 "$LOGS/$name.log" | sed 's/^/      /'
 	return "$rc"
 }
-qemu_bg_start
+# shellcheck disable=SC2046
+bg_start build-uml-perf $(printf 'qemu:build-%s ' $qemu_flavours)
 
 # Functional tests, in the debug kernel (lockdep, KASAN, ...).
 for t in "$TOP"/scripts/e2e/*.sh; do
@@ -311,7 +321,7 @@ needs $built_e2e e2e:device-path device_path
 # options: they cost the I/O path more CPU than UML has to spare, so a
 # debug kernel measures its own overhead (see README).
 built_perf=$(built build-uml-perf)
-step build-uml-perf "$TOP/scripts/build-uml.sh" perf && built_perf=1
+bg_step build-uml-perf && built_perf=1
 needs $built_perf shares:seed000-test1 "$TOP/scripts/uml-run.sh" -k perf \
 	"$TOP/scripts/experiments/seed000-test1.sh" --runtime 15 --assert
 needs $built_perf shares:cgroup-direct "$TOP/scripts/uml-run.sh" -k perf \
@@ -357,7 +367,7 @@ qemu_stage() {
 	local flavour=$1 t built
 	shift
 	built=$(built "qemu:build-$flavour")
-	qemu_build_step "$flavour" && built=1
+	bg_step "qemu:build-$flavour" && built=1
 	for t in "$@"; do
 		needs "$built" "qemu:$flavour-$t" "$TOP/scripts/qemu/run.sh" \
 			-f "$flavour" "$TOP/scripts/qemu/tests/$t.sh"
