@@ -65,7 +65,6 @@ done
 (
 	end=$(($(date +%s) + secs))
 	n=0
-	fails=0
 	while [ "$(date +%s)" -lt "$end" ]; do
 		n=$((n + 1))
 		$DMSETUP load band6 --table "$(tab 6)" && $DMSETUP resume band6
@@ -78,23 +77,35 @@ done
 		wait $!
 		rmdir "/sys/fs/cgroup/stress/c$n"
 		$DMSETUP message band7 0 detach "/stress/c$n" 2>/dev/null
-		# A cgroup of its own in band7's io.ioband.limits (no attach):
-		# its group is made at its first bio and goes with its blkg,
-		# with bios held at its ceiling while show and reset walk.
-		mkdir -p "/sys/fs/cgroup/stress/w$n"
-		echo "$band7 max_iops=20" >"/sys/fs/cgroup/stress/w$n/io.ioband.limits" ||
-			fails=$((fails + 1))
-		sh -c "echo \$\$ > /sys/fs/cgroup/stress/w$n/cgroup.procs &&
-			exec dd if=/dev/mapper/band7 of=/dev/null bs=4k count=8 iflag=direct" \
-			2>/dev/null &
-		sleep 0.2
-		kill $! 2>/dev/null
-		wait $! 2>/dev/null
-		rmdir "/sys/fs/cgroup/stress/w$n" || fails=$((fails + 1))
 		$DMSETUP create "extra$n" --table "0 8 ioband ${disk}7 9 0 0 none weight 0 :10" &&
 			$DMSETUP remove "extra$n"
 	done
-	echo "loader rounds: $n, io.ioband.limits writes or rmdirs failed: $fails"
+	echo "loader rounds: $n"
+) &
+pids+=($!)
+# Cgroups of their own in band7's io.ioband.limits (no attach), as fast
+# as the shell goes: each one's group is made at its first bio and goes
+# with its blkg, with bios held at its ceiling, while "show" and "reset"
+# (iobstress show above) walk those groups.
+(
+	end=$(($(date +%s) + secs))
+	n=0
+	fails=0
+	while [ "$(date +%s)" -lt "$end" ]; do
+		n=$((n + 1))
+		w=/sys/fs/cgroup/stress/w$n
+		mkdir "$w" || { fails=$((fails + 1)); continue; }
+		echo "$band7 max_iops=20" >"$w/io.ioband.limits" ||
+			fails=$((fails + 1))
+		sh -c "echo \$\$ > $w/cgroup.procs &&
+			exec dd if=/dev/mapper/band7 of=/dev/null bs=4k count=8 iflag=direct" \
+			2>/dev/null &
+		sleep 0.1
+		kill $! 2>/dev/null
+		wait $! 2>/dev/null
+		rmdir "$w" || fails=$((fails + 1))
+	done
+	echo "io.ioband.limits cgroups: $n made and removed, $fails failures"
 	[ "$fails" = 0 ]
 ) &
 pids+=($!)
