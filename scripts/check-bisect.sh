@@ -21,9 +21,10 @@ mkdir -p "$O"
 # and not built: the next build covers it, and the tree it leaves is that
 # of the patch before, which built.
 builds() {
-	git -C "$W" diff --name-only "$1^" "$1" |
-		grep -q -E -v -e '^Documentation/' -e '^MAINTAINERS$' ||
-		git -C "$W" diff --name-only "$1^" "$1" | grep -q -E '(^|/)Kconfig'
+	local files
+	files=$(git -C "$W" diff --name-only "$1^" "$1")
+	grep -q -E -v -e '^Documentation/' -e '^MAINTAINERS$' <<<"$files" ||
+		grep -q -E '(^|/)Kconfig' <<<"$files"
 }
 
 n=0

@@ -145,13 +145,9 @@ if [ "$(cat "$TREE/.git/ioband-rig" 2>/dev/null)" != "$(rig_stamp)" ]; then
 	rm -f "$stampf"
 fi
 if [ -f "$stampf" ]; then
-	read -r old_stamp old_head <"$stampf" || true
-	head=$(git -C "$TREE" rev-parse HEAD)
-	dirty=$(git -C "$TREE" status --porcelain --untracked-files=no)
+	read -r old_stamp _ <"$stampf" || true
 	local_work=
-	if [ "$old_head" != "$head" ] || [ -n "$dirty" ]; then
-		local_work=1
-	fi
+	has_local_work && local_work=1
 	if [ "$old_stamp" = "$stamp" ] && [ "${FORCE:-0}" != 1 ]; then
 		# patches/ did not change: keep the tree, with any edits a
 		# developer is making in it.
