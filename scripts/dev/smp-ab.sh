@@ -1,13 +1,17 @@
 #!/bin/bash
 # A/B of a change to dm-ioband on SMP: scripts/qemu/bench/smp-perf.sh on
-# the QEMU lockstat kernel with the series as it is ("series") and with a
-# diff applied to build/linux (NAME), in turns, ROUNDS times for each vCPU
+# a QEMU kernel with the series as it is ("series") and with a diff
+# applied to build/linux (NAME), in turns, ROUNDS times for each vCPU
 # count; writes results/NAME.txt.  Not a test.
 #
-#   scripts/dev/smp-ab.sh DIFF NAME [ROUNDS] [CPUS...]   (default: 2 rounds,
-#                                                       2 and 4 vCPUs)
+#   [FLAVOUR=perf|lockstat] scripts/dev/smp-ab.sh DIFF NAME [ROUNDS] [CPUS...]
+#                               (default: perf, 2 rounds, 2 and 4 vCPUs)
 #
-# It rebuilds the dm-ioband module of build/qemu-lockstat for each kernel
+# FLAVOUR=perf (the default) measures IOPS on a kernel without lock
+# debugging; FLAVOUR=lockstat adds /proc/lock_stat's pool lock line, on a
+# kernel whose every spin_lock() pays lockdep's bookkeeping.
+#
+# It rebuilds the dm-ioband module of build/qemu-FLAVOUR for each kernel
 # (seconds) and takes the diff out again on exit: it refuses to run on a
 # tree with uncommitted changes.  scripts/dev/keep-completions.sh and
 # scripts/dev/solo-past-limit.sh are its uses.
@@ -21,6 +25,7 @@ rounds=${3:-2}
 shift 2
 shift || true
 cpus=${*:-2 4}
+flavour=${FLAVOUR:-perf}
 out=$TOP/results/$name.txt
 
 "$TOP/scripts/prepare-tree.sh"
@@ -28,29 +33,29 @@ out=$TOP/results/$name.txt
 	die "build/linux has uncommitted changes"
 restore() {
 	git -C "$TREE" checkout -q -- . 2>/dev/null || true
-	QEMU_NO_PREPARE=1 "$TOP/scripts/qemu/build.sh" lockstat >/dev/null 2>&1 || true
+	QEMU_NO_PREPARE=1 "$TOP/scripts/qemu/build.sh" "$flavour" >/dev/null 2>&1 || true
 }
 trap restore EXIT
 git -C "$TREE" apply --check "$diff" || die "$diff does not apply"
-"$TOP/scripts/qemu/build.sh" lockstat
+"$TOP/scripts/qemu/build.sh" "$flavour"
 
 tmp=$(mktemp)
 {
 	echo "Made by scripts/dev/smp-ab.sh $(basename "$diff") $name on $(date -u +%Y-%m-%d) at commit $(git -C "$TOP" rev-parse --short HEAD): $rounds rounds of each kernel in turns, for $cpus vCPUs"
-	echo "(QEMU TCG on $(nproc) host cores; smp-perf.sh: 3 runs of 5 s per case, median ratio to dm-linear)"
+	echo "(kernel flavour $flavour, QEMU TCG on $(nproc) host cores; smp-perf.sh: 3 runs of 5 s per case, median ratio to dm-linear)"
 } >"$tmp"
 for r in $(seq 1 "$rounds"); do
 	for n in $cpus; do
 		for v in series "$name"; do
 			git -C "$TREE" checkout -q -- .
 			[ "$v" = series ] || git -C "$TREE" apply "$diff"
-			QEMU_NO_PREPARE=1 "$TOP/scripts/qemu/build.sh" lockstat \
+			QEMU_NO_PREPARE=1 "$TOP/scripts/qemu/build.sh" "$flavour" \
 				>"$LOGS/smp-ab-build.log" 2>&1 ||
 				die "build failed: $LOGS/smp-ab-build.log"
-			"$TOP/scripts/qemu/run.sh" -f lockstat -s "$n" \
+			"$TOP/scripts/qemu/run.sh" -f "$flavour" -s "$n" \
 				"$TOP/scripts/qemu/bench/smp-perf.sh" ||
 				die "smp-perf failed"
-			o=$BUILD/qemu-runs/lockstat/smp-perf/output
+			o=$BUILD/qemu-runs/$flavour/smp-perf/output
 			{
 				echo
 				echo "== round $r, $n vCPUs, $v"
