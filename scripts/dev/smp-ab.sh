@@ -62,13 +62,8 @@ for r in $(seq 1 "$rounds"); do
 				grep -E '^(round|uncontended|contended)' "$o"
 				grep -m1 'completions_kept' "$o" |
 					sed -n 's/.*\(completions_kept=[0-9]*\).*/after the first contended run: \1/p'
-				# lock_stat counts during the dm-ioband runs only: per
-				# I/O, against their IOPS times the run time
-				awk '/^# [0-9]+ CPUs, [0-9]+ rounds of/ { t = $7; sub(/s$/, "", t) }
-				     /^round [0-9]+:/ { n += ($7 + $12) * t }
-				     /pool->lock#2:/ && !done { done = 1
-					printf "pool lock: %s contentions of %s acquisitions (%.2f per dm-ioband I/O), wait total %.0f ms, hold max %.1f ms\n",
-						$3, $9, n ? $9 / n : 0, $6 / 1000, $11 / 1000 }' "$o"
+				# lock_stat's per-run counts (lockstat flavour)
+				grep '^lock:' "$o" || true
 			} >>"$tmp"
 		done
 	done

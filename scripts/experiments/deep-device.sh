@@ -6,7 +6,12 @@
 # (new band devices, the in-flight limit learnt afresh), next to the same
 # load on the dm-linear slices alone.
 #
-#   deep-device.sh [--runtime S] [--devices "2 8"] [--depth D] [--assert]
+#   deep-device.sh [--runtime S] [--devices "2 8"] [--depth D]
+#                  [--tags N] [--latency-us US] [--assert]
+#
+# --tags and --latency-us make another device (null_blk's hw_queue_depth
+# and completion_nsec; 1,024 and 200,000 by default): the fio depth per
+# device should stay above the tags, as it does by default up to 2,048.
 #
 # Each device keeps more bios than the device's whole depth: at 3:1 over
 # two devices the first is due 768 of the 1,024 tags, which it cannot fill
@@ -37,12 +42,16 @@
 runtime=10
 devices="2 8"
 depth=2048
+tags=1024
+lat_us=200000
 assert=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--runtime) runtime=$2; shift ;;
 	--devices) devices=$2; shift ;;
 	--depth) depth=$2; shift ;;
+	--tags) tags=$2; shift ;;
+	--latency-us) lat_us=$2; shift ;;
 	--assert) assert=1 ;;
 	--out) shift ;;
 	*) echo "unknown argument $1"; exit 2 ;;
@@ -51,8 +60,11 @@ while [ $# -gt 0 ]; do
 done
 [ "$assert" = 1 ] && plan $((2 * $(echo $devices | wc -w)))
 
-disk=$(nullb_create deep size=1024 memory_backed=0 hw_queue_depth=1024 \
-	completion_nsec=200000000) || exit 1
+disk=$(nullb_create deep size=1024 memory_backed=0 hw_queue_depth="$tags" \
+	completion_nsec=$((lat_us * 1000))) || exit 1
+[ "$tags/$lat_us" = 1024/200000 ] ||
+	log "# null_blk of $tags tags x $lat_us us, fio depth $depth per device"
+
 
 # reads <prefix> <n>: completed reads of <prefix>1..n.
 reads() {

@@ -10,10 +10,13 @@
 #   linear2 / ioband2   dm-linear on each / a band device on each, of one
 #                       device group, at weights 3:1
 # ROUNDS rounds of RUNTIME s each; prints every run's IOPS and the median
-# ratio of each pair.  During the band device runs /proc/lock_stat counts
-# (CONFIG_LOCK_STAT): its lines for the pool lock give the contentions,
-# the wait times and the longest hold, which is also the longest stretch
-# with interrupts off that the lock makes.  PERF_IO_LIMIT=N gives the
+# ratio of each pair.  With CONFIG_LOCK_STAT (the lockstat flavour),
+# /proc/lock_stat is read and cleared after every run: a "lock:" line per
+# round gives each run's acquisitions of the pool lock per I/O (the
+# dm-linear runs' should be none: they check that the count is
+# dm-ioband's), and the last contended run's lines for the pool lock give
+# the contentions, the wait times and the longest hold, which is also the
+# longest stretch with interrupts off that the lock makes.  PERF_IO_LIMIT=N gives the
 # band devices a fixed io_limit (the lockless path is then off).  A
 # measurement, not a test.
 . "$(dirname "$0")/../../lib/guest.sh"
@@ -51,22 +54,36 @@ iops() {
 	awk -F';' '{ s += $8 } END { printf "%.0f\n", s }' /tmp/perf.terse
 }
 
-lockstat() { [ -w /proc/sys/kernel/lock_stat ] && echo "$1" >/proc/sys/kernel/lock_stat; }
-[ -w /proc/lock_stat ] && echo 0 >/proc/lock_stat
+# The pool lock's acquisitions since the last call, per I/O of a run of
+# $1 IOPS (the acquisitions of every lock class named pool->lock: the
+# other users of that name, mempools, take theirs only under memory
+# pressure); "-" without CONFIG_LOCK_STAT.
+have_ls=0
+[ -w /proc/lock_stat ] && echo 1 >/proc/sys/kernel/lock_stat && have_ls=1
+lockacq() {
+	[ $have_ls = 1 ] || { echo -; return; }
+	awk -v iops="$1" -v t="$runtime" '
+		$1 ~ /^&pool->lock(#[0-9]+)?:$/ { a += $9 }
+		END { printf "%d (%.2f per I/O)\n", a, iops ? a / (iops * t) : 0 }' /proc/lock_stat
+	echo 0 >/proc/lock_stat
+}
 : >/tmp/perf.u
 : >/tmp/perf.c
 for r in $(seq 1 "$rounds"); do
-	lockstat 0
+	[ $have_ls = 1 ] && echo 0 >/proc/lock_stat
 	l1=$(iops /dev/mapper/lin1) || exit 1
-	lockstat 1
+	a1=$(lockacq "$l1")
 	i1=$(iops /dev/mapper/ibu) || exit 1
-	lockstat 0
+	b1=$(lockacq "$i1")
 	l2=$(iops /dev/mapper/lin1 /dev/mapper/lin2) || exit 1
-	lockstat 1
+	a2=$(lockacq "$l2")
 	i2=$(iops /dev/mapper/ib1 /dev/mapper/ib2) || exit 1
-	lockstat 0
+	[ "$r" = "$rounds" ] && [ $have_ls = 1 ] && cp /proc/lock_stat /tmp/perf.ls
+	b2=$(lockacq "$i2")
 	log "show after the contended run: $($DMSETUP message ib1 0 show | head -1)"
 	log "round $r: uncontended linear $l1 ioband $i1; contended linear $l2 ioband $i2"
+	[ $have_ls = 1 ] &&
+		log "lock: pool lock acquisitions in round $r: uncontended linear $a1 ioband $b1; contended linear $a2 ioband $b2"
 	echo "$l1 $i1" >>/tmp/perf.u
 	echo "$l2 $i2" >>/tmp/perf.c
 done
@@ -76,10 +93,10 @@ med() {
 }
 log "uncontended (1 band device, $ncpu jobs): median ratio to dm-linear $(med /tmp/perf.u)"
 log "contended (2 band devices 3:1, $ncpu jobs each): median ratio to dm-linear $(med /tmp/perf.c)"
-if [ -r /proc/lock_stat ]; then
-	log "# /proc/lock_stat during the dm-ioband runs: header and pool lock"
-	grep -m1 'class name' /proc/lock_stat
-	grep -A3 'pool->lock' /proc/lock_stat | head -12
+if [ $have_ls = 1 ]; then
+	log "# /proc/lock_stat during the last contended run: header and pool lock"
+	grep -m1 'class name' /tmp/perf.ls
+	grep -A3 'pool->lock' /tmp/perf.ls | head -12
 else
 	log "# no /proc/lock_stat (CONFIG_LOCK_STAT off in this flavour)"
 fi
