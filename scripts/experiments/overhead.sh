@@ -13,8 +13,9 @@
 #   1000 groups    one band device of type uid with 1,000 band groups
 #                  (fio runs as one of them)
 #   deep           the deep device of deep-device.sh (1,024 tags x 200 ms),
-#                  two band devices at 3:1 on two slices, depth 1,024
-#                  each, from cold, one round
+#                  two band devices at 3:1 on two slices, depth 2,048
+#                  each (as in deep-device.sh, which says why more than
+#                  the device's tags), from cold, one round
 # Each configuration is measured two ways in every round:
 #   alternating  dm-linear alone, then dm-ioband alone, one after the
 #                other, in turns (dm-ioband first every other round; a
@@ -127,13 +128,13 @@ if [ "$deep" = 1 ]; then
 	dm_linear_slices "$disk" 2 d || exit 1
 	dsz=$(sectors /dev/mapper/d1)
 	# shellcheck disable=SC2046
-	x=$(iops 1024 10 /dev/mapper/d1 /dev/mapper/d2) || exit 1
+	x=$(iops 2048 10 /dev/mapper/d1 /dev/mapper/d2) || exit 1
 	# shellcheck disable=SC2086
 	lin=$(sum $x)
 	dm_create ib_d1 "0 $dsz ioband /dev/mapper/d1 4 0 0 none weight 0 :300" || exit 1
 	dm_create ib_d2 "0 $dsz ioband /dev/mapper/d2 4 0 0 none weight 0 :100" || exit 1
 	# shellcheck disable=SC2046
-	x=$(iops 1024 10 /dev/mapper/ib_d1 /dev/mapper/ib_d2) || exit 1
+	x=$(iops 2048 10 /dev/mapper/ib_d1 /dev/mapper/ib_d2) || exit 1
 	# shellcheck disable=SC2086
 	ib=$(sum $x)
 	echo "$lin $ib" >$res/alt-deep
@@ -144,7 +145,7 @@ echo "Per-bio cost: fio 4 KiB random reads, depth 32, null_blk irqmode=0 (inline
 echo "completion), dm-linear and dm-ioband each directly on the null_blk devices,"
 echo "${runtime} s per run, $rounds rounds; medians.  Alternating: one after the other;"
 echo "shared CPU: both at once on the guest's one CPU (ratio = ratio of costs)."
-echo "Deep: 1,024 tags x 200 ms, two slices at depth 1,024, 10 s from cold, one round."
+echo "Deep: 1,024 tags x 200 ms, two slices at depth 2,048, 10 s from cold, one round."
 echo
 printf '%-28s %-27s   %s\n' "" "alternating" "shared CPU"
 printf '%-28s %9s %9s %7s   %9s %9s %7s\n' configuration linear ioband ratio \
