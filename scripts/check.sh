@@ -342,9 +342,9 @@ needs $built_perf shares:deep-device "$TOP/scripts/uml-run.sh" -k perf -t 600 \
 needs $built_perf shares:latency-change "$TOP/scripts/uml-run.sh" -k perf -t 600 \
 	-m 1536M "$TOP/scripts/experiments/latency-change.sh" --assert
 # A deeper and slower device, whose tags fill below the target (fio's
-# submitters then wait there for a tag): 2,048 x 400 ms for 80 latencies.
+# submitters then wait there for a tag): 2,048 x 400 ms for 100 latencies.
 needs $built_perf shares:deep-tags "$TOP/scripts/uml-run.sh" -k perf -t 900 \
-	"$TOP/scripts/experiments/deep-device.sh" --runtime 32 --tags 2048 \
+	"$TOP/scripts/experiments/deep-device.sh" --runtime 40 --tags 2048 \
 	--latency-us 400000 --devices 2 --assert
 # Cgroups weighed by io.ioband.weight and limited by io.ioband.limits,
 # no attach: flat, nested (and a child stopping), floors and ceilings.

@@ -6,7 +6,7 @@
 # two band devices at 3:1, fio at depth 2,048 each, from cold), RUNS
 # times each in UML (perf kernel), and the KUnit case that simulates it
 # (dm_ioband_deep_tags_block, in user space: kunit/uspace) against both
-# policies.  Writes results/deep-tags-ab.txt.  Not a test.
+# policies.  Writes results/deep-tags-ab-RUNTIMEs.txt.  Not a test.
 #
 #   scripts/dev/deep-tags-ab.sh [RUNS] [RUNTIME]    (default: 3 runs of 16 s)
 #
@@ -18,7 +18,7 @@ set -eu
 
 runs=${1:-3}
 runtime=${2:-16}
-out=$TOP/results/deep-tags-ab.txt
+out=$TOP/results/deep-tags-ab-${runtime}s.txt
 subject="dm-ioband: policy: lower a limit that submitters waiting for tags never reach"
 
 "$TOP/scripts/prepare-tree.sh"
