@@ -49,16 +49,15 @@ for v in before after; do
 	else
 		git -C "$TREE" checkout -q HEAD -- $files
 	fi
-	# the simulation: the series' test against this policy
-	gcc -O2 -I"$TOP/kunit/uspace/compat" -I"$TREE/drivers/md/tests" \
-		-include "$TOP/kunit/uspace/compat/uspace.h" -o "$uspace/deep-tags-$v" \
-		"$TREE/drivers/md/tests/dm-ioband-policy_kunit.c" \
-		"$TREE/drivers/md/dm-ioband-policy.c" "$TOP/kunit/uspace/rbtree.c" ||
+	# the simulation: the series' test against this policy, built by
+	# kunit/uspace's own rule
+	make -s -B -C "$TOP/kunit/uspace" OUT="$uspace/ab-$v" \
+		"$uspace/ab-$v/ioband_kunit" ||
 		die "the simulation does not build"
 	{
 		echo
 		echo "== $v: KUnit dm_ioband_deep_tags_block (user space)"
-		"$uspace/deep-tags-$v" 2>&1 | grep -E 'dm_ioband_deep_tags_block' |
+		"$uspace/ab-$v/ioband_kunit" 2>&1 | grep -E 'dm_ioband_deep_tags_block' |
 			grep -vE 'EXPECTATION|^ *(not )?ok' | sed 's/^ *# //' || true
 	} >>"$tmp"
 	"$TOP/scripts/build-uml.sh" perf >"$LOGS/deep-tags-ab-build.log" 2>&1 ||
