@@ -2,7 +2,8 @@
 # make check: every test, in order.  Prints one line per step and ends with
 # "N passed, M failed"; exits non-zero on any failure.
 #
-#   1. the series applies to a pristine tree, with no fuzz
+#   1. the series applies to a pristine tree, with no fuzz, and no patch
+#      of it fixes another (scripts/check-no-fixups.sh)
 #   2. checkpatch.pl --strict on every patch: 0 errors, 0 warnings
 #   3. KUnit (kunit.py, UML); every patch builds on its own (W=1)
 #   4. a W=1 build with sparse (C=2) of dm-ioband: no warnings; kernel-doc;
@@ -144,6 +145,8 @@ step apply "$TOP/scripts/prepare-tree.sh" --pristine
 step tree "$TOP/scripts/prepare-tree.sh" || {
 	write_times $(($(date +%s) - start)) "$passed" $((failed + 1))
 	echo "$passed passed, $((failed + 1)) failed"; exit 1; }
+# No patch fixes another: fixes are folded into the patch they fix.
+step no-fixups "$TOP/scripts/check-no-fixups.sh" "$TREE" base ioband
 
 checkpatch_one() {
 	# Run from inside the kernel tree: checkpatch then checks

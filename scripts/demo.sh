@@ -6,7 +6,7 @@ set -eu
 . "$(dirname "$0")/lib/common.sh"
 
 # The kernel without debug options: the debug one measures its own
-# overhead (see README).
+# overhead (see Documentation/developing.md, "The rig").
 "$TOP/scripts/build-uml.sh" perf
 say "booting UML: seed 000 test #1, ${DEMO_RUNTIME:-20} s per run, two runs"
 "$TOP/scripts/uml-run.sh" -k perf -v -t 900 \

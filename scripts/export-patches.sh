@@ -21,6 +21,10 @@ git -C "$TREE" merge-base --is-ancestor base HEAD ||
 	die "build/linux's HEAD is not on top of base"
 [ -n "$(git -C "$TREE" rev-list base..HEAD)" ] ||
 	die "build/linux has no commit on top of base"
+# A fix goes into the patch it fixes (git commit --fixup, then git rebase
+# -i --autosquash base), never on the end of the series.
+"$TOP/scripts/check-no-fixups.sh" "$TREE" base HEAD ||
+	die "the series has patches that fix others: fold them first"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -46,7 +46,7 @@ for c in "${cfgs[@]}"; do
 done
 wait $guest
 rc=$?
-# results/profile-uml.txt: the summary (Documentation/testing.md shows it)
+# results/profile-uml.txt: the summary
 {
 	echo "Made by scripts/dev/profile-uml.sh on $(date -u +%Y-%m-%d) at commit $(git -C "$TOP" rev-parse --short HEAD), pinned to one host CPU"
 	grep ' iops ' "$run/output"

@@ -13,8 +13,9 @@
 #
 # It rebuilds the dm-ioband module of build/qemu-FLAVOUR for each kernel
 # (seconds) and takes the diff out again on exit: it refuses to run on a
-# tree with uncommitted changes.  scripts/dev/keep-completions.sh and
-# scripts/dev/solo-past-limit.sh are its uses.
+# tree with uncommitted changes.  Documentation/testing.md, "Measuring a
+# change on SMP", names the changes measured with it (their diffs are in
+# git history).
 set -eu
 . "$(dirname "$0")/../lib/common.sh"
 

@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Sourced by scripts/dev/*-under-load.sh, after common.sh: a parallel
+# Sourced by scripts/dev/shares-under-load.sh, after common.sh: a parallel
 # kernel build (make -j$(nproc), ccache off, x86-64 defconfig of the
 # patched tree in build/load-build, over and over) that keeps every host
 # CPU busy while the caller measures.

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Userspace stand-in for <kunit/test.h>: the subset the dm-ioband suite
- * uses. Each case runs in turn; a failed expectation prints and marks the
+ * Userspace stand-in for <kunit/test.h>: the subset the dm-ioband suites
+ * use. Each case runs in turn; a failed expectation prints and marks the
  * case failed, a failed assertion also ends the case (longjmp, as KUnit
  * ends the case's thread). Memory from kunit_kzalloc() is freed after the
- * case. Output is KTAP-like, closed by "N passed, N failed".
+ * case. kunit_test_suite() and kunit_test_suites() put the suites in the
+ * section kunit_test_suites, as the kernel does; main() in compat/kunit/main.c
+ * runs them all, in link order. Output is KTAP-like, closed by
+ * "N passed, N failed" over all the suites.
  */
 #ifndef COMPAT_KUNIT_TEST_H
 #define COMPAT_KUNIT_TEST_H
@@ -36,6 +39,7 @@ struct kunit_suite {
 };
 
 #define KUNIT_CASE(fn) { .run_case = fn, .name = #fn }
+#define KUNIT_CASE_SLOW(fn) KUNIT_CASE(fn)
 
 static inline void *kunit_kzalloc(struct kunit *test, size_t size, int gfp)
 {
@@ -123,31 +127,48 @@ static inline int kunit_run_case(struct kunit_case *c)
 	return test.failed;
 }
 
-static inline int kunit_run_suite(struct kunit_suite *suite)
+/*
+ * Run the cases of @suite, the @nr-th of the binary's suites: "ok @nr" or
+ * "not ok @nr" for it, its cases' results added to @passed and @failed.
+ */
+static inline void kunit_run_suite(struct kunit_suite *suite, int nr,
+				   int *passed, int *failed)
 {
 	struct kunit_case *c;
-	int n = 0, passed = 0, failed = 0, bad;
+	int n = 0, bad, suite_failed = 0;
 
 	for (c = suite->test_cases; c->run_case; c++)
 		n++;
-	printf("KTAP version 1\n1..1\n    # Subtest: %s\n    1..%d\n",
-	       suite->name, n);
+	printf("    # Subtest: %s\n    1..%d\n", suite->name, n);
 	n = 0;
 	for (c = suite->test_cases; c->run_case; c++) {
 		bad = kunit_run_case(c);
 		printf("    %s %d %s\n", bad ? "not ok" : "ok", ++n, c->name);
 		fflush(stdout);
-		if (bad)
-			failed++;
-		else
-			passed++;
+		if (bad) {
+			(*failed)++;
+			suite_failed = 1;
+		} else {
+			(*passed)++;
+		}
 	}
-	printf("%s %d %s\n", failed ? "not ok" : "ok", 1, suite->name);
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	printf("%s %d %s\n", suite_failed ? "not ok" : "ok", nr, suite->name);
 }
 
-#define kunit_test_suite(suite) \
-	int main(void) { return kunit_run_suite(&(suite)); }
+#define __KUNIT_CAT(a, b)	a##b
+#define __KUNIT_UNIQUE(a, b)	__KUNIT_CAT(a, b)
+
+#define kunit_test_suites(...)						\
+	static struct kunit_suite *__KUNIT_UNIQUE(__kunit_suites_,	\
+						  __COUNTER__)[]	\
+	__attribute__((used, section("kunit_test_suites"),		\
+		       aligned(sizeof(struct kunit_suite *)))) =	\
+		{ __VA_ARGS__ }
+
+#define kunit_test_suite(suite)	kunit_test_suites(&(suite))
+
+/* The bounds of the section, from the linker: for main(). */
+extern struct kunit_suite *__start_kunit_test_suites[];
+extern struct kunit_suite *__stop_kunit_test_suites[];
 
 #endif

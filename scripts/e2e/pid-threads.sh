@@ -1,7 +1,7 @@
 #!/bin/bash
-# Review finding 2: group type pid classifies by process (thread group id):
-# the threads of one process (fio --thread) and its io_uring workers land
-# in the process's band group, not in the default group.
+# Group type pid classifies by process (thread group id): the threads of
+# one process (fio --thread) and its io_uring workers land in the
+# process's band group, not in the default group.
 . "$(dirname "$0")/../lib/guest.sh"
 plan 9
 

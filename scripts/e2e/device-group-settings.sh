@@ -1,9 +1,8 @@
 #!/bin/bash
-# Review finding 5: io_throttle, io_limit and policy belong to the device
-# group.  Every member's table prints the group's values; a plain
-# suspend/resume of any member changes nothing and keeps the learnt
-# capacity; a new table that asks for other values changes them for the
-# whole group.
+# io_throttle, io_limit and policy belong to the device group.  Every
+# member's table prints the group's values; a plain suspend/resume of any
+# member changes nothing and keeps the learnt capacity; a new table that
+# asks for other values changes them for the whole group.
 . "$(dirname "$0")/../lib/guest.sh"
 plan 17
 

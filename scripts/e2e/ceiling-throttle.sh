@@ -1,9 +1,9 @@
 #!/bin/bash
-# Review finding 1: a ceiling holds whatever io_throttle is.  With
-# io_throttle 8 and the default group capped at 50 IOPS, a reader at depth
-# 4 (always below io_throttle) must still be held to its ceiling: the
-# status shows held reads, and it completes no more I/Os than the ceiling
-# allows over the run (plus one period's burst).
+# A ceiling holds whatever io_throttle is.  With io_throttle 8 and the
+# default group capped at 50 IOPS, a reader at depth 4 (always below
+# io_throttle) must still be held to its ceiling: the status shows held
+# reads, and it completes no more I/Os than the ceiling allows over the
+# run (plus one period's burst).
 . "$(dirname "$0")/../lib/guest.sh"
 plan 5
 

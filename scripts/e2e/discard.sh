@@ -1,6 +1,6 @@
 #!/bin/bash
-# Review finding 9: discards are counted in status, charged and held to
-# ceilings like any write; empty flushes still pass straight through.
+# Discards are counted in status, charged and held to ceilings like any
+# write; empty flushes still pass straight through.
 . "$(dirname "$0")/../lib/guest.sh"
 plan 8
 

@@ -1,7 +1,7 @@
 #!/bin/bash
-# Review finding 6: bios the block layer issues as root (REQ_META,
-# REQ_SWAP) are charged but never held, and the bios a band group holds
-# are bounded: past the bound the submitter waits.
+# Bios the block layer issues as root (REQ_META, REQ_SWAP) are charged
+# but never held, and the bios a band group holds are bounded (max_held):
+# past the bound the submitter waits.
 . "$(dirname "$0")/../lib/guest.sh"
 plan 8
 

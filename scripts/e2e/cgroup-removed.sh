@@ -1,7 +1,8 @@
 #!/bin/bash
-# Review findings 7 and 8: cgroup band groups are keyed so that the full
-# 64-bit cgroup id is kept; the table of a device whose attached cgroup was
-# removed still reloads, and never binds a new cgroup of the same path.
+# The table of a band device whose attached cgroup was removed: it no
+# longer names that cgroup, it still reloads, and it never binds a new
+# cgroup of the same path (cgroup band groups keep the full 64-bit cgroup
+# id).
 . "$(dirname "$0")/../lib/guest.sh"
 plan 10
 

@@ -1,6 +1,5 @@
 #!/bin/bash
-# Review findings 3 and 4: suspend against messages, and an interrupted
-# suspend.
+# An interrupted suspend, and suspend against messages.
 #  - A suspend interrupted while it waits for a slow device below
 #    (dm_wait_for_completion is interruptible) is undone: scheduling goes
 #    on afterwards (bios are held and counted again), it is not left
