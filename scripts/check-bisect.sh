@@ -3,6 +3,8 @@
 # a checkout of "base" and build drivers/md (W=1) after each, for UML,
 # with the KUnit configuration (DM, dm-ioband and its tests).  A patch
 # that changes only Documentation/ or MAINTAINERS is applied, not built.
+# Every patch that changes the policy or its tests also passes the policy's
+# KUnit suites, built in user space (kunit/uspace) from that patch's tree.
 set -eu
 . "$(dirname "$0")/lib/common.sh"
 
@@ -56,5 +58,14 @@ for p in $(grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' "$TOP/series"); do
 	fi
 	last=$(git -C "$W" rev-parse HEAD)
 	say "patch $n builds: $p"
+	if git -C "$W" diff --name-only HEAD^ HEAD |
+			grep -q -E 'drivers/md/(dm-ioband-(wfq|limits|estimate|policy)|tests/dm-ioband-(sim|wfq|limits|estimate))'; then
+		make -s -C "$TOP/kunit/uspace" MD="$W/drivers/md" TOOLS="$W/tools" \
+			OUT="$BUILD/bisect-uspace" >"$LOGS/bisect-$n-kunit.log" 2>&1 ||
+			{ tail -20 "$LOGS/bisect-$n-kunit.log" >&2
+			  die "patch $n ($p): the policy's KUnit suites fail"; }
+		say "patch $n: policy KUnit $(tail -1 "$LOGS/bisect-$n-kunit.log")"
+		rm -rf "$BUILD/bisect-uspace"
+	fi
 done
 say "$n patches applied one by one, $((n - skipped)) built ($skipped change no built file)"

@@ -2,7 +2,7 @@
 # Build and run the dm-ioband KUnit suites in UML with kunit.py, with the
 # in-tree drivers/md/tests/.kunitconfig plus kunit/debug.kunitconfig
 # (lockdep, atomic-sleep and list debugging, KASAN).  Extra arguments go
-# to kunit.py (e.g. a suite glob such as 'dm-ioband-policy'; the count of
+# to kunit.py (e.g. a suite glob such as 'dm-ioband-wfq'; the count of
 # cases is then not checked).
 #
 # Fails when a case fails, when the kernel printed a WARN (it boots with
