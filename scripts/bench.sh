@@ -9,6 +9,11 @@
 #
 #   BENCH_RUNTIME=60 make bench     the seeds' 60 s runs (default 20 s)
 #   BENCH_ONLY="seed001-vm" ...     a subset
+#   BENCH_DIRTY=1 ...               run on a tree with uncommitted changes
+#                                   (each table then says so)
+#
+# Every results/ file names the commit it was made at; a tree with
+# uncommitted changes is refused, so that the commit says what ran.
 set -u
 . "$(dirname "$0")/lib/common.sh"
 
@@ -39,7 +44,11 @@ experiments=(
 pinned=" overhead "
 
 commit=$(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo unknown)
-git -C "$TOP" diff --quiet HEAD 2>/dev/null || commit="$commit (with uncommitted changes)"
+if ! git -C "$TOP" diff --quiet HEAD 2>/dev/null; then
+	[ "${BENCH_DIRTY:-0}" = 1 ] ||
+		die "uncommitted changes: commit them first (or BENCH_DIRTY=1)"
+	commit="$commit (with uncommitted changes)"
+fi
 
 failed=0
 for e in "${experiments[@]}"; do
