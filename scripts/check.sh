@@ -199,6 +199,8 @@ kdoc() (
 		tee /dev/stderr | { ! grep -i -E 'warning|error'; }
 )
 step kernel-doc kdoc
+# The figures README.md and Documentation/*.md show are those of results/.
+step readme "$TOP/scripts/update-readme.sh" --check
 # The admin guide renders (docutils), and the objects build for 32-bit x86
 # (cgroup ids do not fit an unsigned long there).
 step rst "$TOP/scripts/check-rst.sh"
