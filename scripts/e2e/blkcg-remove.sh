@@ -31,7 +31,11 @@ cg_run tr/x fio --name=x --filename=/dev/mapper/ioband1 --direct=1 \
 	--rw=randread --bs=4k --iodepth=32 --ioengine=libaio --runtime=4 \
 	--time_based --output=/tmp/x.out &
 fpid=$!
-sleep 2.5
+# Until /tr/x holds bios: fio starts slowly on a busy machine.
+for _ in $(seq 1 100); do
+	[ "$(queued "$id")" -ge 8 ] 2>/dev/null && break
+	sleep 0.1
+done
 # Move fio to /tr/park (its bios stay /tr/x's) and remove the cgroup
 # while they are held.
 for p in $(cat $CG/tr/x/cgroup.procs); do echo "$p" >$CG/tr/park/cgroup.procs; done
