@@ -323,7 +323,8 @@ needs $built_e2e e2e:device-path device_path
 
 # Shares and work conservation, in the same kernel without the debug
 # options: they cost the I/O path more CPU than UML has to spare, so a
-# debug kernel measures its own overhead (see README).
+# debug kernel measures its own overhead (Documentation/developing.md,
+# "The rig").
 built_perf=$(built build-uml-perf)
 bg_step build-uml-perf && built_perf=1
 needs $built_perf shares:seed000-test1 "$TOP/scripts/uml-run.sh" -k perf \
