@@ -14,10 +14,13 @@
 set -eu
 dir=$1 base=$2 head=$3
 bad=0
-commits=$(git -C "$dir" rev-list --reverse "$base..$head")
-subjects=$(for c in $commits; do git -C "$dir" log -1 --format=%s "$c"; done)
-for c in $commits; do
-	subj=$(git -C "$dir" log -1 --format=%s "$c")
+# Every commit's full id and subject, read once, oldest first.
+mapfile -t ids < <(git -C "$dir" rev-list --reverse "$base..$head")
+mapfile -t subjs < <(git -C "$dir" log --reverse --format=%s "$base..$head")
+subjects=$(printf '%s\n' "${subjs[@]}")
+for i in "${!ids[@]}"; do
+	c=${ids[$i]}
+	subj=${subjs[$i]}
 	msg=$(git -C "$dir" log -1 --format=%B "$c")
 	case "$subj" in
 	fixup!* | squash!* | amend!*)
@@ -28,8 +31,8 @@ for c in $commits; do
 	esac
 	while read -r tag ref rest; do
 		[ "$tag" = Fixes: ] || continue
-		for d in $commits; do
-			case "$(git -C "$dir" rev-parse "$d")" in
+		for d in "${ids[@]}"; do
+			case "$d" in
 			"$ref"*)
 				echo "$(git -C "$dir" rev-parse --short "$c") $subj: fixes $ref, a commit of the series"
 				bad=1
@@ -48,10 +51,8 @@ for c in $commits; do
 	# The subjects before this one, without their "dm-ioband: " prefixes,
 	# that are long enough not to match by chance.
 	flat=$(tr '\n' ' ' <<<"$msg" | tr -s ' ' | tr '[:upper:]' '[:lower:]')
-	for d in $commits; do
-		[ "$d" != "$c" ] || break
-		prev=$(git -C "$dir" log -1 --format=%s "$d" | sed 's/.*: //' |
-			tr '[:upper:]' '[:lower:]')
+	for ((j = 0; j < i; j++)); do
+		prev=$(sed 's/.*: //' <<<"${subjs[$j]}" | tr '[:upper:]' '[:lower:]')
 		[ "${#prev}" -gt 20 ] || continue
 		if grep -qF -- "$prev" <<<"$flat"; then
 			echo "$(git -C "$dir" rev-parse --short "$c") $subj: names the earlier patch \"$prev\""
