@@ -22,18 +22,20 @@ queued() {
 		for (i = 2; i <= NF; i++) if ($i ~ /^queued=/) print substr($i, 8) }'
 }
 
-# /tr/x reads with 32 in flight under a ceiling of 40 I/Os per second, so
-# that most of its bios are held.
+# /tr/x reads with 32 in flight under a ceiling of 10 I/Os per second, so
+# that most of its bios are held, for 10 s.  Once fio moves, the bios
+# /tr/x holds drain at its ceiling: slowly enough for the check below on
+# a busy machine.
 mkdir $CG/tr/x || exit 1
 id=$(stat -c %i $CG/tr/x)
-echo "$band max_iops=40" >$CG/tr/x/io.ioband.limits
+echo "$band max_iops=10" >$CG/tr/x/io.ioband.limits
 cg_run tr/x fio --name=x --filename=/dev/mapper/ioband1 --direct=1 \
-	--rw=randread --bs=4k --iodepth=32 --ioengine=libaio --runtime=4 \
+	--rw=randread --bs=4k --iodepth=32 --ioengine=libaio --runtime=10 \
 	--time_based --output=/tmp/x.out &
 fpid=$!
-# Until /tr/x holds bios: fio starts slowly on a busy machine.
+# Until /tr/x holds most of its bios: fio starts slowly on a busy machine.
 for _ in $(seq 1 100); do
-	[ "$(queued "$id")" -ge 8 ] 2>/dev/null && break
+	[ "$(queued "$id")" -ge 24 ] 2>/dev/null && break
 	sleep 0.1
 done
 # Move fio to /tr/park (its bios stay /tr/x's) and remove the cgroup
