@@ -131,11 +131,17 @@ step() {
 	local name=$1 t0 rc
 	shift
 	want "$name" || want "${name%%:*}" || return 0
+	# Each UML step keeps its own run directory (two steps may run
+	# the same script: shares:deep-device and shares:deep-tags).
+	case $name in
+	e2e:* | shares:*) export IOBAND_RUN_DIR="$BUILD/runs/${name/:/-}" ;;
+	*) unset IOBAND_RUN_DIR ;;
+	esac
 	t0=$(date +%s)
 	"$@" >"$LOGS/$name.log" 2>&1
 	rc=$?
 	result "$name" "$rc" $(($(date +%s) - t0))
-	[ "$rc" = 0 ] || tail -25 "$LOGS/$name.log" | sed 's/^/      /'
+	[ "$rc" = 0 ] || tail -40 "$LOGS/$name.log" | sed 's/^/      /'
 	return "$rc"
 }
 
@@ -274,7 +280,7 @@ bg_step() {
 		rc=1 t=0
 	fi
 	result "$name" "$rc" "$t"
-	[ "$rc" = 0 ] || tail -25 "$LOGS/$name.log" | sed 's/^/      /'
+	[ "$rc" = 0 ] || tail -40 "$LOGS/$name.log" | sed 's/^/      /'
 	return "$rc"
 }
 # shellcheck disable=SC2046
@@ -292,7 +298,7 @@ done
 # the partitions of a real partition table.  Asserted: --device refuses a
 # disk whose partition holds a file system unless --force is given.
 device_path() {
-	local img=$BUILD/ubd-disk.img out=$BUILD/runs/seed000-test1 rc=1 start
+	local img=$BUILD/ubd-disk.img out=${IOBAND_RUN_DIR:-$BUILD/runs/seed000-test1} rc=1 start
 	rm -f "$img"
 	{
 		truncate -s 800M "$img" &&

@@ -129,7 +129,8 @@ if [ ! -f "$out/status" ]; then
 	tail -15 "$out/console.log" >&2
 	rc=1
 elif [ "$(cat "$out/status")" != 0 ]; then
-	echo "FAIL: $name: test exited $(cat "$out/status")" >&2
+	echo "FAIL: $name: test exited $(cat "$out/status"); its failed checks and last lines:" >&2
+	{ grep '^not ok' "$out/output"; tail -8 "$out/output"; } | sed 's/^/  | /' >&2
 	rc=1
 fi
 exit $rc

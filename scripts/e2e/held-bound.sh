@@ -1,9 +1,10 @@
 #!/bin/bash
 # Bios the block layer issues as root (REQ_META, REQ_SWAP) are charged
 # but never held, and the bios a band group holds are bounded (max_held):
-# past the bound the submitter waits.
+# past the bound the submitter waits; the bound is at least 1, and a
+# killed submitter stops waiting (its bio is held past the bound).
 . "$(dirname "$0")/../lib/guest.sh"
-plan 8
+plan 14
 
 # 4 KiB requests, so writeback makes one bio per page.
 dev=$(nullb_create disk size=256 max_sectors=8) || exit 1
@@ -64,4 +65,45 @@ check "no REQ_META bio was held ($meta of $holds)" test "$meta" = 0
 st=$($DMSETUP status ioband2)
 check "the metadata reads were counted ($(echo "$st" | awk '{ print $6 }'))" \
 	test "$(echo "$st" | awk '{ print $6 }')" -gt 0
+
+# max_held 0 would leave every submitter waiting for a release that never
+# comes (nothing is held): refused, the bound unchanged.
+P=/sys/module/dm_ioband/parameters/max_held
+check "max_held 0 is refused" sh -c "! echo 0 2>/dev/null >$P"
+check "max_held unchanged ($(cat $P))" test "$(cat $P)" = "$bound"
+
+# A killed submitter does not wait for the ceiling: 8 writers of direct
+# 4 KiB bios (one each in flight) on a group capped at 1 I/O per second,
+# bound 2.  Waiting, at most 2 bios are held; once the writers are
+# killed, the waiters' bios are held too, past the bound.
+held_of() {
+	$DMSETUP message "$1" 0 show | awk '$1 == "group=default" {
+		for (i = 2; i <= NF; i++) if ($i ~ /^queued=/) print substr($i, 8) }'
+}
+check "create a band device capped at 1 IOPS" dm_create ioband3 \
+	"0 $sz ioband $dev 3 0 0 none weight 0 :100,max=1iops"
+echo 2 >$P
+pids=()
+for i in $(seq 0 7); do
+	dd if=/dev/zero of=/dev/mapper/ioband3 bs=4k count=100 seek=$((i * 100)) \
+		oflag=direct status=none 2>/dev/null &
+	pids+=($!)
+done
+sleep 2
+before=$(held_of ioband3)
+kill -9 "${pids[@]}"
+after=0
+for i in $(seq 1 10); do
+	q=$(held_of ioband3)
+	[ "${q:-0}" -gt "$after" ] && after=$q
+	sleep 0.1
+done
+log "held with 8 writers waiting: $before; after they were killed: up to $after (bound 2)"
+check "8 writers, bound 2: the bound holds ($before held)" test "${before:-9}" -le 2
+check "killed writers stop waiting: their bios are held ($after > 2)" \
+	test "$after" -gt 2
+$DMSETUP message ioband3 0 limits default none
+{ wait "${pids[@]}"; } 2>/dev/null
+echo "$bound" >$P
+check "remove ioband3" $DMSETUP remove ioband3
 finish
