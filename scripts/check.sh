@@ -349,7 +349,7 @@ needs $built_perf shares:seed004-rw "$TOP/scripts/uml-run.sh" -k perf -t 600 \
 needs $built_perf shares:range-bw "$TOP/scripts/uml-run.sh" -k perf \
 	"$TOP/scripts/experiments/range-bw.sh" --runtime 15 --assert
 needs $built_perf shares:deep-device "$TOP/scripts/uml-run.sh" -k perf -t 600 \
-	"$TOP/scripts/experiments/deep-device.sh" --runtime 15 --assert
+	"$TOP/scripts/experiments/deep-device.sh" --runtime 20 --assert
 needs $built_perf shares:latency-change "$TOP/scripts/uml-run.sh" -k perf -t 600 \
 	-m 1536M "$TOP/scripts/experiments/latency-change.sh" --assert
 # A deeper and slower device, whose tags fill below the target (fio's

@@ -25,16 +25,14 @@
 # (from cold) and their ratio, the shares over the whole run and in the
 # steady part (completed reads of each band device from a third of the run
 # to its last second, /sys/block/dm-N/stat; completions come in bursts a
-# latency apart, so the window must span many: make check runs 15 s),
-# against the weights, and the in-flight limit the device group settled
-# on.
+# latency apart, so the window must span many: make check runs 20 s;
+# with 15 s, one run in six here put the 8 devices' steady shares 2 points
+# off, 32.0/10.3/10.3/10.0/9.6/9.5/9.3/9.1), against the weights, and
+# the in-flight limit the device group settled on.
 #
 # --assert (make check) turns them into 2 checks per N: dm-ioband from
 # cold completes at least 80 % of what dm-linear does in the same run,
-# and every steady share is within 1 point of its weight's, or twice
-# the noise of the measurement where that is more: how far dm-linear's
-# steady shares (equal loads on equal slices) stray from 1/N in the same
-# run, printed beside it. The first
+# and every steady share is within 1 point of its weight's. The first
 # catches an estimate that does not find the device (the code before it
 # did gave 52-65 %); the figure the bench reports is the ratio itself,
 # 94-99 % on a quiet host; 80 % leaves room for a host so busy that the
@@ -117,11 +115,9 @@ for n in $devices; do
 	lim=-
 	controller_off || lim=$($DMSETUP message "b${n}_1" 0 show | head -1 |
 		tr ' ' '\n' | sed -n 's/^io_limit=//p')
-	read -r ltot itot whole steady target worst lsteady noise < <(python3 - "$lin" "$ib" "$n" <<'PY'
+	read -r ltot itot whole steady target worst < <(python3 - "$lin" "$ib" "$n" <<'PY'
 import sys
-lin, lst = (x.split() for x in sys.argv[1].split("|"))
-lin = [float(x) for x in lin]
-lst = [float(x) for x in lst]
+lin = [float(x) for x in sys.argv[1].split("|")[0].split()]
 ib, st = (x.split() for x in sys.argv[2].split("|"))
 ib = [float(x) for x in ib]
 st = [float(x) for x in st]
@@ -129,28 +125,20 @@ n = int(sys.argv[3])
 w = [300] + [100] * (n - 1)
 tgt = [100 * x / sum(w) for x in w]
 sh = [100 * x / sum(st) for x in st]
-# dm-linear against itself: its devices have the same load, so how far
-# their steady shares stray from 1/n is the noise of the measurement.
-lsh = [100 * x / sum(lst) for x in lst]
 fmt = lambda v: "/".join("%.1f" % x for x in v)
-print("%.0f %.0f %s %s %s %.2f %s %.2f" % (sum(lin), sum(ib),
+print("%.0f %.0f %s %s %s %.2f" % (sum(lin), sum(ib),
       fmt([100 * x / sum(ib) for x in ib]), fmt(sh), fmt(tgt),
-      max(abs(a - b) for a, b in zip(sh, tgt)), fmt(lsh),
-      max(abs(x - 100 / n) for x in lsh)))
+      max(abs(a - b) for a, b in zip(sh, tgt))))
 PY
 )
 	ratio=$(awk -v a="$itot" -v b="$ltot" 'BEGIN { printf "%.1f", 100 * a / b }')
 	printf '%-8s %8s %8s %6s%%  %-40s %-40s %-40s %s\n' "$n" "$ltot" \
 		"$itot" "$ratio" "$whole" "$steady" "$target" "$lim"
-	# The tolerance: 1 point, or twice the noise of dm-linear's steady
-	# shares in the same run where that is more.
-	tol=$(awk -v x="$noise" 'BEGIN { t = 2 * x; printf "%.2f", t > 1 ? t : 1 }')
-	log "# $n devices: dm-linear's steady shares $lsteady, noise $noise points (tolerance $tol)"
 	if [ "$assert" = 1 ]; then
 		check "$n devices: dm-ioband from cold does $ratio % of dm-linear (at least 80)" \
 			at_least "$ratio" 80
-		check "$n devices: steady shares $steady within $tol points of $target (worst $worst; dm-linear's noise $noise)" \
-			within "$worst" 0 "$tol"
+		check "$n devices: steady shares $steady within 1 point of $target (worst $worst)" \
+			within "$worst" 0 1
 	fi
 	for i in $(seq 1 "$n"); do
 		$DMSETUP remove "b${n}_$i"
