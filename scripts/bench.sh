@@ -36,6 +36,7 @@ experiments=(
 	"cgroup-buffered|cgroup-shares.sh buffered --runtime 5"
 	"range-bw|range-bw.sh"
 	"deep-device|deep-device.sh --runtime 10"
+	"deep-tags|deep-device.sh --runtime 40 --tags 2048 --latency-us 400000 --devices 2 --on-slices"
 	"latency-change|latency-change.sh --phase 12"
 	"overhead|overhead.sh --runtime 5 --rounds 5"
 )

@@ -132,7 +132,7 @@ step() {
 	shift
 	want "$name" || want "${name%%:*}" || return 0
 	# Each UML step keeps its own run directory (two steps may run
-	# the same script: shares:deep-device and shares:deep-tags).
+	# the same script: e2e:device-path and shares:seed000-test1).
 	case $name in
 	e2e:* | shares:*) export IOBAND_RUN_DIR="$BUILD/runs/${name/:/-}" ;;
 	*) unset IOBAND_RUN_DIR ;;
@@ -352,11 +352,11 @@ needs $built_perf shares:deep-device "$TOP/scripts/uml-run.sh" -k perf -t 600 \
 	"$TOP/scripts/experiments/deep-device.sh" --runtime 20 --assert
 needs $built_perf shares:latency-change "$TOP/scripts/uml-run.sh" -k perf -t 600 \
 	-m 1536M "$TOP/scripts/experiments/latency-change.sh" --assert
-# A deeper and slower device, whose tags fill below the target (fio's
-# submitters then wait there for a tag): 2,048 x 400 ms for 100 latencies.
-needs $built_perf shares:deep-tags "$TOP/scripts/uml-run.sh" -k perf -t 900 \
-	"$TOP/scripts/experiments/deep-device.sh" --runtime 40 --tags 2048 \
-	--latency-us 400000 --devices 2 --assert
+# Not here: deep-tags (make bench), the band devices on dm-linear slices
+# of 2,048 tags x 400 ms, whose tags dm-ioband cannot see.  Its shares
+# depend on whether the estimate finds the tags from above, which it does
+# in some runs only (49.5/50.5 for 3:1 in one make check): a measurement
+# of an open problem (issue 25), not yet a check.
 # Cgroups weighed by io.ioband.weight and limited by io.ioband.limits,
 # no attach: flat, nested (and a child stopping), floors and ceilings.
 for m in flat nested limits; do

@@ -2,12 +2,22 @@
 # Work conservation and shares on a deep device (run inside the UML
 # guest): a null_blk of 1,024 tags x 200 ms (about 5,100 IOPS, a deep
 # device with long latency), N band devices (weights 3:1:1:..., one device
-# group) on N dm-linear slices, fio at depth 1,024 per device, from cold
-# (new band devices, the in-flight limit learnt afresh), next to the same
-# load on the dm-linear slices alone.
+# group) on it, fio at depth 2,048 per device, from cold (new band
+# devices, the in-flight limit learnt afresh), next to the same load on N
+# dm-linear slices of it.  The band devices map the null_blk itself (each
+# its first 1/N, the same sectors: the load only reads), as they would
+# its partitions: on a dm-linear slice, a bio-based device, dm-ioband
+# cannot see the null_blk's tags, its limit settled above them (1,029 to
+# 1,308 on 1,024 tags; 2,855 on 2,048) and the bios past them waited for
+# a tag in fio's context, unordered by weight (shares 49.5/50.5 for 3:1
+# in one make check of deep-tags, 31.4/.../9.3 for 30/10/... here).
 #
 #   deep-device.sh [--runtime S] [--devices "2 8"] [--depth D]
-#                  [--tags N] [--latency-us US] [--assert]
+#                  [--tags N] [--latency-us US] [--on-slices] [--assert]
+#
+# --on-slices puts the band devices on the dm-linear slices instead, where
+# dm-ioband cannot see the tags and has only its estimate (make bench's
+# deep-tags).
 #
 # --tags and --latency-us make another device (null_blk's hw_queue_depth
 # and completion_nsec; 1,024 and 200,000 by default): the fio depth per
@@ -46,6 +56,7 @@ depth=2048
 tags=1024
 lat_us=200000
 assert=0
+on_slices=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--runtime) runtime=$2; shift ;;
@@ -53,6 +64,7 @@ while [ $# -gt 0 ]; do
 	--depth) depth=$2; shift ;;
 	--tags) tags=$2; shift ;;
 	--latency-us) lat_us=$2; shift ;;
+	--on-slices) on_slices=1 ;;
 	--assert) assert=1 ;;
 	--out) shift ;;
 	*) echo "unknown argument $1"; exit 2 ;;
@@ -108,7 +120,9 @@ for n in $devices; do
 	sz=$(sectors "/dev/mapper/s${n}_1")
 	for i in $(seq 1 "$n"); do
 		w=$((i == 1 ? 300 : 100))
-		dm_create "b${n}_$i" "0 $sz ioband /dev/mapper/s${n}_$i $((40 + n)) 0 0 none weight 0 :$w" ||
+		below=$disk
+		[ "$on_slices" = 1 ] && below=/dev/mapper/s${n}_$i
+		dm_create "b${n}_$i" "0 $sz ioband $below $((40 + n)) 0 0 none weight 0 :$w" ||
 			exit 1
 	done
 	ib=$(run_fio "$n" "b${n}_") || exit 1
@@ -134,11 +148,12 @@ PY
 	ratio=$(awk -v a="$itot" -v b="$ltot" 'BEGIN { printf "%.1f", 100 * a / b }')
 	printf '%-8s %8s %8s %6s%%  %-40s %-40s %-40s %s\n' "$n" "$ltot" \
 		"$itot" "$ratio" "$whole" "$steady" "$target" "$lim"
+	tol=1
 	if [ "$assert" = 1 ]; then
 		check "$n devices: dm-ioband from cold does $ratio % of dm-linear (at least 80)" \
 			at_least "$ratio" 80
-		check "$n devices: steady shares $steady within 1 point of $target (worst $worst)" \
-			within "$worst" 0 1
+		check "$n devices: steady shares $steady within $tol point of $target (worst $worst)" \
+			within "$worst" 0 "$tol"
 	fi
 	for i in $(seq 1 "$n"); do
 		$DMSETUP remove "b${n}_$i"

@@ -13,6 +13,7 @@
 #define COMPAT_KUNIT_TEST_H
 
 #include <setjmp.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <linux/types.h>
@@ -101,6 +102,8 @@ static inline void *kunit_kcalloc(struct kunit *test, size_t n, size_t size,
 #define KUNIT_EXPECT_TRUE_MSG(t, c, m)	__KUNIT_BOOL(t, 0, c, 1, m)
 #define KUNIT_EXPECT_EQ(t, l, r)	__KUNIT_BINARY(t, 0, l, ==, r, NULL)
 #define KUNIT_EXPECT_NE(t, l, r)	__KUNIT_BINARY(t, 0, l, !=, r, NULL)
+#define KUNIT_EXPECT_PTR_EQ(t, l, r)	\
+	__KUNIT_BINARY(t, 0, (uintptr_t)(l), ==, (uintptr_t)(r), NULL)
 #define KUNIT_EXPECT_LT(t, l, r)	__KUNIT_BINARY(t, 0, l, <, r, NULL)
 #define KUNIT_EXPECT_LE(t, l, r)	__KUNIT_BINARY(t, 0, l, <=, r, NULL)
 #define KUNIT_EXPECT_GT(t, l, r)	__KUNIT_BINARY(t, 0, l, >, r, NULL)
