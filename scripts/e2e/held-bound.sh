@@ -11,6 +11,11 @@ dev=$(nullb_create disk size=256 max_sectors=8) || exit 1
 sz=$(sectors "$dev")
 check "create a band device, default group capped at 200 IOPS" dm_create ioband1 \
 	"0 $sz ioband $dev 1 0 0 none weight 0 :100,max=200iops"
+# held_of <band device>: the bios its default group holds.
+held_of() {
+	$DMSETUP message "$1" 0 show | awk '$1 == "group=default" {
+		for (i = 2; i <= NF; i++) if ($i ~ /^queued=/) print substr($i, 8) }'
+}
 bound=$(awk '{ print }' /sys/module/dm_ioband/parameters/max_held 2>/dev/null)
 bound=${bound:-1024}
 # A buffered writer: its flush hands over 16,384 bios at once.
@@ -18,8 +23,7 @@ dd if=/dev/zero of=/dev/mapper/ioband1 bs=1M count=64 status=none &
 dd_pid=$!
 maxq=0
 for i in $(seq 1 40); do
-	q=$($DMSETUP message ioband1 0 show | awk '$1 == "group=default" {
-		for (i = 2; i <= NF; i++) if ($i ~ /^queued=/) print substr($i, 8) }')
+	q=$(held_of ioband1)
 	[ "${q:-0}" -gt "$maxq" ] && maxq=$q
 	sleep 0.25
 done
@@ -76,10 +80,6 @@ check "max_held unchanged ($(cat $P))" test "$(cat $P)" = "$bound"
 # 4 KiB bios (one each in flight) on a group capped at 1 I/O per second,
 # bound 2.  Waiting, at most 2 bios are held; once the writers are
 # killed, the waiters' bios are held too, past the bound.
-held_of() {
-	$DMSETUP message "$1" 0 show | awk '$1 == "group=default" {
-		for (i = 2; i <= NF; i++) if ($i ~ /^queued=/) print substr($i, 8) }'
-}
 check "create a band device capped at 1 IOPS" dm_create ioband3 \
 	"0 $sz ioband $dev 3 0 0 none weight 0 :100,max=1iops"
 echo 2 >$P
