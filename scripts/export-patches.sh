@@ -50,16 +50,19 @@ git -C "$TREE" format-patch -q --zero-commit --signature=dm-ioband --no-numbered
 
 rm -f "$TOP"/patches/*.patch
 # The cover letter: git's, with the subject and text of
-# Documentation/cover-letter.txt (first line: the subject).
+# Documentation/cover-letter.txt (first line: the subject), dated as the
+# series' last commit (git dates it now: every export would change it).
 git -C "$TREE" format-patch -q --zero-commit --signature=dm-ioband \
 	--cover-letter -o "$tmp/cover" base..HEAD
 python3 - "$tmp"/cover/0000-cover-letter.patch \
 	"$TOP/Documentation/cover-letter.txt" \
-	"$TOP/patches/0000-cover-letter.patch" <<'PY'
-import sys
-cover, text, out = sys.argv[1:]
+	"$TOP/patches/0000-cover-letter.patch" \
+	"$(git -C "$TREE" log -1 --format=%aD HEAD)" <<'PY'
+import re, sys
+cover, text, out, date = sys.argv[1:]
 subject, blurb = open(text).read().split("\n===BLURB===\n", 1)
 c = open(cover).read()
+c = re.sub(r"^Date: .*$", "Date: " + date, c, count=1, flags=re.M)
 c = c.replace("*** SUBJECT HERE ***", subject.strip())
 c = c.replace("*** BLURB HERE ***", blurb.rstrip())
 open(out, "w").write(c)
