@@ -71,8 +71,10 @@ for e in "${experiments[@]}"; do
 	IOBAND_RUN_DIR=$raw/$name/run "$TOP/scripts/uml-run.sh" -k perf -v $pin \
 		-m 1536M -t 3600 "$TOP/scripts/experiments/$script" $args \
 		--out "$raw/$name" || failed=$((failed + 1))
-	grep -v -E '^(ok|not ok|checks:) ' "$raw/$name/run/output" \
-		>"$res/$name.txt"
+	{
+		echo "Made by \`make bench\` ($name) on $(date -u +%Y-%m-%d) at commit $commit"
+		grep -v -E '^(ok|not ok|checks:) ' "$raw/$name/run/output"
+	} >"$res/$name.txt"
 	cp "$raw/$name"/*.png "$res/" 2>/dev/null
 done
 
