@@ -18,10 +18,15 @@ sdisk() {
 dev=$(sdisk)
 loaded=0
 if [ -z "$dev" ]; then
-	modprobe scsi_debug dev_size_mb=16 >/dev/null 2>&1 && loaded=1
-	udevadm settle >/dev/null 2>&1
-	sleep 1
-	dev=$(sdisk)
+	modprobe scsi_debug dev_size_mb=16 && loaded=1
+	# The QEMU guest boots with scsi_mod.scan=manual: scan its host.
+	for h in /sys/bus/pseudo/drivers/scsi_debug/adapter*/host*; do
+		[ -e "$h" ] && echo "- - -" >"/sys/class/scsi_host/${h##*/}/scan"
+	done
+	for _ in $(seq 1 20); do
+		dev=$(sdisk) && break
+		sleep 0.5
+	done
 fi
 check "a scsi_debug disk (${dev:-none})" test -b "${dev:-/nonexistent}"
 [ -b "${dev:-/nonexistent}" ] || { finish; exit 1; }

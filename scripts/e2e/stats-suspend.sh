@@ -6,7 +6,7 @@
 # message must return in well under that time (a quarter of it), the
 # region must exist, and the group must hold bios again afterwards.
 . "$(dirname "$0")/../lib/guest.sh"
-plan 6
+plan 7
 
 dev=$(nullb_create disk size=64) || exit 1
 sz=$(sectors "$dev")
