@@ -272,11 +272,6 @@ check "the automatic io_limit ($il) is within 2 to 4096" test "${il:-0}" -ge 2 -
 for i in 3 4; do $DMSETUP remove ioband$i; done
 
 # --- 4. held bios: detach, remove --force, remove --deferred, cgroups ---
-# show_q <device> <group>: its queued= count.
-show_q() {
-	$DMSETUP message "$1" 0 show | awk -v g="group=$2" '$1 == g {
-		for (i = 2; i <= NF; i++) if ($i ~ /^queued=/) print substr($i, 8) }'
-}
 show_held() { $DMSETUP message "$1" 0 show | head -1 | sed -n 's/.* held=\([0-9]*\) .*/\1/p'; }
 check "create a uid band device, group 0 (root) capped at 20 IOPS" \
 	dm_create ioband5 "0 $sz ioband $dev 6 0 0 uid weight 0 :100 0:100,max=20iops"

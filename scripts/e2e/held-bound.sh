@@ -11,11 +11,6 @@ dev=$(nullb_create disk size=256 max_sectors=8) || exit 1
 sz=$(sectors "$dev")
 check "create a band device, default group capped at 200 IOPS" dm_create ioband1 \
 	"0 $sz ioband $dev 1 0 0 none weight 0 :100,max=200iops"
-# held_of <band device>: the bios its default group holds.
-held_of() {
-	$DMSETUP message "$1" 0 show | awk '$1 == "group=default" {
-		for (i = 2; i <= NF; i++) if ($i ~ /^queued=/) print substr($i, 8) }'
-}
 bound=$(awk '{ print }' /sys/module/dm_ioband/parameters/max_held 2>/dev/null)
 bound=${bound:-1024}
 # A buffered writer: its flush hands over 16,384 bios at once.
@@ -23,7 +18,7 @@ dd if=/dev/zero of=/dev/mapper/ioband1 bs=1M count=64 status=none &
 dd_pid=$!
 maxq=0
 for i in $(seq 1 40); do
-	q=$(held_of ioband1)
+	q=$(show_q ioband1 default)
 	[ "${q:-0}" -gt "$maxq" ] && maxq=$q
 	sleep 0.25
 done
@@ -90,11 +85,11 @@ for i in $(seq 0 7); do
 	pids+=($!)
 done
 sleep 2
-before=$(held_of ioband3)
+before=$(show_q ioband3 default)
 kill -9 "${pids[@]}"
 after=0
 for i in $(seq 1 10); do
-	q=$(held_of ioband3)
+	q=$(show_q ioband3 default)
 	[ "${q:-0}" -gt "$after" ] && after=$q
 	sleep 0.1
 done

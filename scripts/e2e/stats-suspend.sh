@@ -12,21 +12,23 @@ dev=$(nullb_create disk size=64) || exit 1
 sz=$(sectors "$dev")
 check "create a band device, default group capped at 10 IOPS" dm_create ioband1 \
 	"0 $sz ioband $dev 1 0 0 none weight 0 :100,max=10iops"
-held_of() {
-	$DMSETUP message ioband1 0 show | awk '$1 == "group=default" {
-		for (i = 2; i <= NF; i++) if ($i ~ /^queued=/) print substr($i, 8) }'
+# wait_held: up to 10 s for the default group to hold 48 bios; prints
+# what it holds.
+wait_held() {
+	local h=0
+	for _ in $(seq 1 40); do
+		h=$(show_q ioband1 default)
+		[ "${h:-0}" -ge 48 ] && break
+		sleep 0.25
+	done
+	echo "${h:-0}"
 }
 fio --name=r --filename=/dev/mapper/ioband1 --direct=1 --rw=randread \
 	--bs=4k --iodepth=64 --ioengine=libaio --runtime=60 --time_based \
 	>/dev/null 2>&1 &
 fio_pid=$!
-h=0
-for i in $(seq 1 40); do
-	h=$(held_of)
-	[ "${h:-0}" -ge 48 ] && break
-	sleep 0.25
-done
-check "the capped group holds bios ($h)" test "${h:-0}" -ge 48
+h=$(wait_held)
+check "the capped group holds bios ($h)" test "$h" -ge 48
 # At 10 IOPS the ceiling lets h bios go in h / 10 s.
 t0=$(date +%s%N)
 $DMSETUP message ioband1 0 @stats_create - /1 >/tmp/stats-id 2>&1
@@ -39,13 +41,8 @@ check "@stats_create succeeded (exit $rc)" test "$rc" = 0
 check "@stats_create did not wait for the held bios ($ms ms < $drain_ms / 4 ms)" \
 	test "$ms" -lt $((drain_ms / 4))
 check "the region exists" sh -c "$DMSETUP message ioband1 0 @stats_list | grep -q ."
-h2=0
-for i in $(seq 1 40); do
-	h2=$(held_of)
-	[ "${h2:-0}" -ge 48 ] && break
-	sleep 0.25
-done
-check "the group holds bios again after the message ($h2)" test "${h2:-0}" -ge 48
+h2=$(wait_held)
+check "the group holds bios again after the message ($h2)" test "$h2" -ge 48
 kill $fio_pid 2>/dev/null
 wait $fio_pid 2>/dev/null
 $DMSETUP message ioband1 0 @stats_delete 0 >/dev/null 2>&1

@@ -78,6 +78,12 @@ finish() {
 	[ "$CHECKS_FAILED" = 0 ]
 }
 
+# show_q <device> <group>: the bios the band group holds (show's queued=).
+show_q() {
+	$DMSETUP message "$1" 0 show | awk -v g="group=$2" '$1 == g {
+		for (i = 2; i <= NF; i++) if ($i ~ /^queued=/) print substr($i, 8) }'
+}
+
 # measure <description> <value>: a figure printed next to the checks but
 # not counted (it cannot fail with the controller off).
 measure() { log "measure - $1: $2"; }
