@@ -11,13 +11,14 @@
 #   seed000-test1.sh [--iodepth N] [--io-limit N] [common options, lib.sh]
 #
 # --assert turns it into a test (4 checks): shares within 1 point of
-# 57.1/28.6/14.3, and total I/Os at least 90 % of the no-controller run
+# 57.1/28.6/14.3, and total I/Os at least 95 % of the no-controller runs
 # while those shares hold (work conservation alone cannot fail with no
 # controller, so it is asserted together with the shares it must keep).
-# 96-97 % on a quiet host; under a parallel kernel build on 2 cores the
-# guest's dispatcher runs late and it gave 94.4 % (make check asked 95 %
-# then): 90 % still fails on a controller that idles the disk a tenth of
-# the time.
+# The no-controller load runs twice, before and after dm-ioband's, and
+# dm-ioband is compared with their mean: the two differ by the machine's
+# noise over the run (a make check on a busy 2-core CI machine gave
+# 89.9 % against one run before), and the 95 % is lowered by that
+# difference, printed beside it, down to 85 % at most.
 # Environment: IO_THROTTLE, IDLE_WINDOW (us) set those of the device
 # group; SCHED sets the disk's I/O scheduler.
 . "$(dirname "$0")/../lib/guest.sh"
@@ -60,14 +61,20 @@ for job in j["jobs"]:
         print(job["read"]["total_ios"], job["write"]["total_ios"])' "$1" "$2"
 }
 
+# baseline <json>: the load with no controller (dm-linear partitions);
+# prints its total I/Os.
+baseline() {
+	local i r w t=0
+	run_fio "${PART[1]}" "${PART[2]}" "${PART[3]}" "$1" || return 1
+	for i in 1 2 3; do
+		read -r r w < <(fio_ios "$1" "dev$i")
+		t=$((t + r + w))
+	done
+	echo "$t"
+}
+
 log "# baseline: no controller (dm-linear partitions), ${runtime}s"
-run_fio "${PART[1]}" "${PART[2]}" "${PART[3]}" "$EXP_OUT/seed000-none.json" ||
-	exit 1
-base_total=0
-for i in 1 2 3; do
-	read -r r w < <(fio_ios "$EXP_OUT/seed000-none.json" "dev$i")
-	base_total=$((base_total + r + w))
-done
+base1=$(baseline "$EXP_OUT/seed000-none.json") || exit 1
 
 exp_bands "1 ${IO_THROTTLE:-0} $io_limit none weight 0" "${weights[@]}" || exit 1
 if [ -n "${IDLE_WINDOW:-}" ]; then
@@ -100,6 +107,22 @@ for t in $(seq 1 $((runtime + 1))); do
 	tprev=$tcur
 done
 wait $fio_pid || exit 1
+for i in 1 2 3; do
+	log "status ioband$i: $($DMSETUP status ioband$i)"
+done
+base2=$base1
+if [ "$assert" = 1 ]; then
+	for i in 3 2 1; do
+		$DMSETUP remove "ioband$i" || exit 1
+	done
+	log "# baseline again, after dm-ioband: no controller, ${runtime}s"
+	base2=$(baseline "$EXP_OUT/seed000-none2.json") || exit 1
+fi
+base_total=$(((base1 + base2) / 2))
+# noise: how far the two no-controller runs are apart, % of their mean
+noise=$(awk -v a="$base1" -v b="$base2" 'BEGIN { d = a - b; if (d < 0) d = -d
+	printf "%.1f", a + b ? 200 * d / (a + b) : 0 }')
+floor_pct=$(awk -v n="$noise" 'BEGIN { f = 95 - n; printf "%.1f", f < 85 ? 85 : f }')
 
 declare -a rio wio rsec wsec tot
 sum=0
@@ -134,9 +157,9 @@ echo "$line"
 printf 'seed (2008, sdb5/6/7, 60 s): 6640/3434/1689 I/Os = 56.4/29.2/14.4 %%\n'
 printf 'total I/Os: dm-ioband %d, no controller %d (%s %%)\n' \
 	"$sum" "$base_total" "$(share $sum "$base_total")"
-for i in 1 2 3; do
-	log "status ioband$i: $($DMSETUP status ioband$i)"
-done
+[ "$assert" = 1 ] &&
+	printf 'no controller before and after: %d and %d (%s %% apart)\n' \
+		"$base1" "$base2" "$noise"
 log "iocost, BFQ: not applicable: they weigh cgroups, not partitions"
 
 if [ "$assert" = 1 ]; then
@@ -146,9 +169,9 @@ if [ "$assert" = 1 ]; then
 	# shellcheck disable=SC2317
 	conserving() {
 		within "$s1" 57.1 1 && within "$s2" 28.6 1 && within "$s3" 14.3 1 &&
-			at_least "$sum" "$(awk -v b="$base_total" 'BEGIN { print 0.90 * b }')"
+			at_least "$sum" "$(awk -v b="$base_total" -v f="$floor_pct" 'BEGIN { print f * b / 100 }')"
 	}
-	check "total $sum at least 90 % of no controller ($base_total) with the shares kept" \
+	check "total $sum at least $floor_pct % (95 less the noise, $noise %) of no controller ($base_total) with the shares kept" \
 		conserving
 fi
 # A demo (no --assert) has no checks to count, unless one failed.

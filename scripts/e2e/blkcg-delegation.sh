@@ -1,0 +1,86 @@
+#!/bin/bash
+# io.ioband.limits in a delegated subtree (issue 26, N1; the review's
+# trigger): /t, given a ceiling and no floor by the administrator, is
+# handed to an unprivileged user (nobody), who moves its processes into a
+# child /t/x, enables the io controller in /t and writes itself a floor on
+# /t/x.  The ceiling must still hold /t/x (a ceiling is the lowest of the
+# cgroup's and its ancestors'), and the floor must not take the device
+# from a sibling tenant /u (a floor is at most the parent's).
+#
+# Before the fix: /t/x ran at the device's speed, and /u got a few per
+# cent of it while /t/x's self-given floor was served first.
+. "$(dirname "$0")/../lib/guest.sh"
+plan 5
+
+CG=/sys/fs/cgroup
+NOBODY=65534
+cg_setup || exit 1
+cg_make t || exit 1
+cg_make u || exit 1
+disk=$(nullb_create disk size=64) || exit 1
+sz=$(sectors "$disk")
+dm_create ioband1 "0 $sz ioband $disk 1 0 0 cgroup weight 0 :100" || exit 1
+band=$(dm_majmin ioband1)
+chmod 666 "$(readlink -f /dev/mapper/ioband1)" || exit 1
+
+# "${as_nobody[@]}" <command...>: run as the unprivileged owner of /t
+# (a command, not a function: cg_run execs it).
+as_nobody=(setpriv --reuid=$NOBODY --regid=$NOBODY --clear-groups)
+
+# fio_cmd <json> <runtime>: random reads on the band device.
+fio_cmd() {
+	echo fio --name=r --filename=/dev/mapper/ioband1 --direct=1 \
+		--rw=randread --bs=4k --iodepth=8 --ioengine=libaio \
+		--runtime="$2" --time_based --output-format=json --output="$1"
+}
+iops_of() {
+	python3 -c 'import json, sys
+print("%.1f" % json.load(open(sys.argv[1]))["jobs"][0]["read"]["iops"])' "$1" \
+		2>/dev/null || echo 0
+}
+
+# The administrator's part: a ceiling on /t, then /t delegated to nobody
+# (cgroup-v2.rst, "Delegation": the directory and its cgroup.procs,
+# cgroup.subtree_control and cgroup.threads), and a process of the
+# tenant's put in /t.
+echo "$band max_iops=100" >$CG/t/io.ioband.limits || exit 1
+chown $NOBODY:$NOBODY $CG/t $CG/t/cgroup.procs $CG/t/cgroup.subtree_control \
+	$CG/t/cgroup.threads || exit 1
+
+cg_run t "${as_nobody[@]}" $(fio_cmd /tmp/deleg-t.json 4) >/dev/null 2>&1
+iops=$(iops_of /tmp/deleg-t.json)
+check "/t reads at $iops I/Os per second, within 5 of its ceiling of 100" \
+	within "$iops" 100 5
+
+# The tenant's part, the review's trigger, as nobody: a child, its own
+# process moved into it, +io in /t, the same reads.
+rm -f /tmp/deleg-moved
+MADE_CG+=("t/x")
+cg_run t "${as_nobody[@]}" sh -c 'mkdir "$0/x" && echo $$ > "$0/x/cgroup.procs" &&
+	echo +io > "$0/cgroup.subtree_control" && : > /tmp/deleg-moved &&
+	exec "$@"' "$CG/t" $(fio_cmd /tmp/deleg-x.json 4) \
+	>/dev/null 2>&1
+check "nobody made /t/x, moved into it and enabled io in /t" \
+	test -f /tmp/deleg-moved
+iops=$(iops_of /tmp/deleg-x.json)
+check "/t/x reads at $iops I/Os per second: /t's ceiling of 100 holds it (within 5)" \
+	within "$iops" 100 5
+
+# A floor nobody writes itself on /t/x (it owns the file), and no ceiling
+# left to bound it: /t has no floor from the administrator, so /t/x none.
+echo "$band max_iops=max" >$CG/t/io.ioband.limits || exit 1
+check "nobody writes itself min_iops=1000000 on /t/x" "${as_nobody[@]}" sh -c \
+	"echo '$band min_iops=1000000' > $CG/t/x/io.ioband.limits"
+# /t/x and the other tenant /u, equal weights, both busy: /u gets half
+# the device, not what /t/x's floor leaves.
+cg_run t/x $(fio_cmd /tmp/deleg-fx.json 6) --iodepth=16 >/dev/null 2>&1 &
+xpid=$!
+cg_run u $(fio_cmd /tmp/deleg-u.json 6) >/dev/null 2>&1
+wait $xpid
+uiops=$(iops_of /tmp/deleg-u.json)
+xiops=$(iops_of /tmp/deleg-fx.json)
+share=$(awk -v u="$uiops" -v x="$xiops" 'BEGIN { printf "%.1f", u + x ? 100 * u / (u + x) : 0 }')
+log "show: $($DMSETUP message ioband1 0 show | head -1)"
+check "/u gets $share % of the device beside /t/x's self-given floor ($uiops against $xiops I/Os per second; at least 40, both reading)" \
+	sh -c "[ \"$xiops\" != 0.0 ] && [ \"$xiops\" != 0 ] && awk -v s=$share 'BEGIN { exit !(s >= 40) }'"
+finish
