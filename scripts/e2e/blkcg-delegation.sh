@@ -7,10 +7,14 @@
 # cgroup's and its ancestors'), and the floor must not take the device
 # from a sibling tenant /u (a floor is at most the parent's).
 #
-# Before the fix: /t/x ran at the device's speed, and /u got a few per
-# cent of it while /t/x's self-given floor was served first.
+# Then two children of /p, whose floor is 400 I/Os per second, ask 400
+# each: they share /p's 400.
+#
+# Before the fix: /t/x ran at the device's speed, /u got a few per cent
+# of it while /t/x's self-given floor was served first, and /p's children
+# got 400 each.
 . "$(dirname "$0")/../lib/guest.sh"
-plan 5
+plan 7
 
 CG=/sys/fs/cgroup
 NOBODY=65534
@@ -83,4 +87,30 @@ share=$(awk -v u="$uiops" -v x="$xiops" 'BEGIN { printf "%.1f", u + x ? 100 * u 
 log "show: $($DMSETUP message ioband1 0 show | head -1)"
 check "/u gets $share % of the device beside /t/x's self-given floor ($uiops against $xiops I/Os per second; at least 40, both reading)" \
 	sh -c "[ \"$xiops\" != 0.0 ] && [ \"$xiops\" != 0 ] && awk -v s=$share 'BEGIN { exit !(s >= 40) }'"
+
+# Children that ask more floor than their parent has share it: /p has
+# min_iops=400 and, against /q at a weight 10,000 times its own, gets
+# little more than its floor; /p/a and /p/b ask 400 each.  Without the
+# sharing they would get 400 each, 800 in all.
+cg_make p/a && cg_make p/b && cg_make q || exit 1
+echo +io >$CG/p/cgroup.subtree_control || exit 1
+echo "$band 1" >$CG/p/io.ioband.weight || exit 1
+echo "$band 10000" >$CG/q/io.ioband.weight || exit 1
+echo "$band min_iops=400" >$CG/p/io.ioband.limits || exit 1
+echo "$band min_iops=400" >$CG/p/a/io.ioband.limits || exit 1
+echo "$band min_iops=400" >$CG/p/b/io.ioband.limits || exit 1
+cg_run p/a $(fio_cmd /tmp/deleg-pa.json 6) >/dev/null 2>&1 &
+apid=$!
+cg_run p/b $(fio_cmd /tmp/deleg-pb.json 6) >/dev/null 2>&1 &
+bpid=$!
+cg_run q $(fio_cmd /tmp/deleg-q.json 6) --iodepth=32 >/dev/null 2>&1
+wait $apid $bpid
+a=$(iops_of /tmp/deleg-pa.json) b=$(iops_of /tmp/deleg-pb.json)
+q=$(iops_of /tmp/deleg-q.json)
+ab=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.1f", a + b }')
+log "/p/a $a, /p/b $b, /q $q I/Os per second"
+check "/p/a and /p/b get $ab I/Os per second in all: /p's floor of 400, shared (350 to 500)" \
+	sh -c "awk -v t=$ab 'BEGIN { exit !(t >= 350 && t <= 500) }'"
+check "in proportion to what they ask: /p/a $a, /p/b $b (each at least 150)" \
+	sh -c "awk -v a=$a -v b=$b 'BEGIN { exit !(a >= 150 && b >= 150) }'"
 finish
