@@ -13,11 +13,15 @@
 #   make qemu-check  build the x86-64 QEMU kernel (lockdep) and run the
 #                  guest tests (QEMU_FLAVOUR=kasan|kcsan for the others)
 #   make qemu-kernel build the x86-64 QEMU kernel only
+#   make deb       the dm-ioband-dkms .deb for Debian's 6.12.117 kernel
+#   make dkms-check  install it with Debian's kernel, boot that in QEMU,
+#                  run seed test #1 and the SMP stress there (root)
+#   make debian-config  drivers/md, W=1, under Debian's amd64 configuration
 #   make clean     remove build/ (the ccache survives)
 
 SHELL := /bin/bash
 
-.PHONY: all demo check bench readme export tree kernel kunit deps clean qemu-check qemu-kernel
+.PHONY: all demo check bench readme export tree kernel kunit deps clean qemu-check qemu-kernel deb dkms-check debian-config
 
 QEMU_FLAVOUR ?= lockdep
 
@@ -55,6 +59,15 @@ qemu-kernel: tree
 
 export:
 	scripts/export-patches.sh
+
+deb: tree
+	scripts/dkms/make-deb.sh
+
+dkms-check: tree
+	scripts/dkms/test.sh
+
+debian-config: tree
+	scripts/dkms/build-debian-config.sh
 
 clean:
 	rm -rf build

@@ -8,7 +8,8 @@
 # logs stay in build/bench/.
 #
 #   BENCH_RUNTIME=60 make bench     the seeds' 60 s runs (default 20 s)
-#   BENCH_ONLY="seed001-vm" ...     a subset
+#   BENCH_ONLY="seed001-vm" ...     a subset (dkms-debian: the DKMS
+#                                   package on Debian's kernel, as root)
 #   BENCH_DIRTY=1 ...               run on a tree with uncommitted changes
 #                                   (each table then says so)
 #
@@ -78,6 +79,18 @@ for e in "${experiments[@]}"; do
 	cp "$raw/$name"/*.png "$res/" 2>/dev/null
 done
 
+# Debian's own kernel with the dm-ioband-dkms package (scripts/dkms/test.sh:
+# root, it installs Debian's kernel image and headers; the QEMU guest).
+if [ -z "${BENCH_ONLY:-}" ] || [[ " $BENCH_ONLY " == *" dkms-debian "* ]]; then
+	say "dkms-debian ($(date +%T))"
+	"$TOP/scripts/dkms/test.sh" >"$raw/dkms-debian.log" 2>&1 ||
+		failed=$((failed + 1))
+	{
+		echo "Made by \`make bench\` (dkms-debian) on $(date -u +%Y-%m-%d) at commit $commit"
+		cat "$BUILD/dkms/test.txt"
+	} >"$res/dkms-debian.txt"
+fi
+
 {
 	echo "# dm-ioband benchmark results"
 	echo
@@ -108,6 +121,16 @@ done
 			[ -f "$p" ] && echo && echo "![$(basename "$p" .png)]($(basename "$p"))"
 		done
 	done
+	if [ -f "$res/dkms-debian.txt" ]; then
+		echo
+		echo "## dkms-debian"
+		echo
+		echo "The dm-ioband-dkms package on Debian's own kernel (\`make dkms-check\`)."
+		echo
+		echo '```'
+		cat "$res/dkms-debian.txt"
+		echo '```'
+	fi
 } >"$res/README.md"
 say "results in $res/README.md ($failed experiment(s) failed)"
 # The figures of README.md and Documentation/*.md, from results/.

@@ -29,13 +29,14 @@ chmod 666 "$(readlink -f /dev/mapper/ioband1)" || exit 1
 
 # "${as_nobody[@]}" <command...>: run as the unprivileged owner of /t
 # (a command, not a function: cg_run execs it).
-as_nobody=(setpriv --reuid=$NOBODY --regid=$NOBODY --clear-groups)
+as_nobody=(setpriv --reuid="$NOBODY" --regid="$NOBODY" --clear-groups)
 
-# fio_cmd <json> <runtime>: random reads on the band device.
-fio_cmd() {
-	echo fio --name=r --filename=/dev/mapper/ioband1 --direct=1 \
-		--rw=randread --bs=4k --iodepth=8 --ioengine=libaio \
-		--runtime="$2" --time_based --output-format=json --output="$1"
+# fio_args <json> <runtime>: FIO=(the command of random reads on the
+# band device, its output in <json>).
+fio_args() {
+	FIO=(fio --name=r --filename=/dev/mapper/ioband1 --direct=1
+		--rw=randread --bs=4k --iodepth=8 --ioengine=libaio
+		--runtime="$2" --time_based --output-format=json --output="$1")
 }
 iops_of() {
 	python3 -c 'import json, sys
@@ -51,7 +52,8 @@ echo "$band max_iops=100" >$CG/t/io.ioband.limits || exit 1
 chown $NOBODY:$NOBODY $CG/t $CG/t/cgroup.procs $CG/t/cgroup.subtree_control \
 	$CG/t/cgroup.threads || exit 1
 
-cg_run t "${as_nobody[@]}" $(fio_cmd /tmp/deleg-t.json 4) >/dev/null 2>&1
+fio_args /tmp/deleg-t.json 4
+cg_run t "${as_nobody[@]}" "${FIO[@]}" >/dev/null 2>&1
 iops=$(iops_of /tmp/deleg-t.json)
 check "/t reads at $iops I/Os per second, within 5 of its ceiling of 100" \
 	within "$iops" 100 5
@@ -60,9 +62,11 @@ check "/t reads at $iops I/Os per second, within 5 of its ceiling of 100" \
 # process moved into it, +io in /t, the same reads.
 rm -f /tmp/deleg-moved
 MADE_CG+=("t/x")
+fio_args /tmp/deleg-x.json 4
+# shellcheck disable=SC2016
 cg_run t "${as_nobody[@]}" sh -c 'mkdir "$0/x" && echo $$ > "$0/x/cgroup.procs" &&
 	echo +io > "$0/cgroup.subtree_control" && : > /tmp/deleg-moved &&
-	exec "$@"' "$CG/t" $(fio_cmd /tmp/deleg-x.json 4) \
+	exec "$@"' "$CG/t" "${FIO[@]}" \
 	>/dev/null 2>&1
 check "nobody made /t/x, moved into it and enabled io in /t" \
 	test -f /tmp/deleg-moved
@@ -77,9 +81,11 @@ check "nobody writes itself min_iops=1000000 on /t/x" "${as_nobody[@]}" sh -c \
 	"echo '$band min_iops=1000000' > $CG/t/x/io.ioband.limits"
 # /t/x and the other tenant /u, equal weights, both busy: /u gets half
 # the device, not what /t/x's floor leaves.
-cg_run t/x $(fio_cmd /tmp/deleg-fx.json 6) --iodepth=16 >/dev/null 2>&1 &
+fio_args /tmp/deleg-fx.json 6
+cg_run t/x "${FIO[@]}" --iodepth=16 >/dev/null 2>&1 &
 xpid=$!
-cg_run u $(fio_cmd /tmp/deleg-u.json 6) >/dev/null 2>&1
+fio_args /tmp/deleg-u.json 6
+cg_run u "${FIO[@]}" >/dev/null 2>&1
 wait $xpid
 uiops=$(iops_of /tmp/deleg-u.json)
 xiops=$(iops_of /tmp/deleg-fx.json)
@@ -99,11 +105,14 @@ echo "$band 10000" >$CG/q/io.ioband.weight || exit 1
 echo "$band min_iops=400" >$CG/p/io.ioband.limits || exit 1
 echo "$band min_iops=400" >$CG/p/a/io.ioband.limits || exit 1
 echo "$band min_iops=400" >$CG/p/b/io.ioband.limits || exit 1
-cg_run p/a $(fio_cmd /tmp/deleg-pa.json 6) >/dev/null 2>&1 &
+fio_args /tmp/deleg-pa.json 6
+cg_run p/a "${FIO[@]}" >/dev/null 2>&1 &
 apid=$!
-cg_run p/b $(fio_cmd /tmp/deleg-pb.json 6) >/dev/null 2>&1 &
+fio_args /tmp/deleg-pb.json 6
+cg_run p/b "${FIO[@]}" >/dev/null 2>&1 &
 bpid=$!
-cg_run q $(fio_cmd /tmp/deleg-q.json 6) --iodepth=32 >/dev/null 2>&1
+fio_args /tmp/deleg-q.json 6
+cg_run q "${FIO[@]}" --iodepth=32 >/dev/null 2>&1
 wait $apid $bpid
 a=$(iops_of /tmp/deleg-pa.json) b=$(iops_of /tmp/deleg-pb.json)
 q=$(iops_of /tmp/deleg-q.json)
