@@ -12,8 +12,9 @@
 #
 #   scripts/dkms/test.sh [--keep]   --keep leaves the package installed
 #
-# Writes build/dkms/test.txt (the figures for the notes) and prints
-# "N passed, M failed".
+# Writes build/dkms/test.txt (the checks and figures; make bench copies it
+# to results/dkms-debian.txt) and build/dkms/test.log (the commands'
+# output), and prints "N passed, M failed".
 set -u
 . "$(dirname "$0")/../lib/common.sh"
 keep=0
@@ -22,13 +23,17 @@ keep=0
 K=${DKMS_KERNEL:-$KSRC_VERSION+deb12-amd64}
 pass=0 fail=0
 out=$BUILD/dkms/test.txt
+log=$BUILD/dkms/test.log
 mkdir -p "$BUILD/dkms"
 : >"$out"
+: >"$log"
 note() { echo "$*" | tee -a "$out"; }
+# ok <what> <command...>: a check; the command's output goes to test.log
 ok() {
 	local what=$1
 	shift
-	if "$@" >>"$out" 2>&1; then
+	echo "== $what" >>"$log"
+	if "$@" >>"$log" 2>&1; then
 		note "ok - $what"
 		pass=$((pass + 1))
 	else
