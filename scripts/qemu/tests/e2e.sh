@@ -30,19 +30,11 @@ DMSETUP="dmsetup --noudevsync"
 export DM_DISABLE_UDEV=1
 
 # Tests that do not make sense here, with the reason (the details are in
-# Documentation/qemu.md).
-#  - features: its check "io_limit 4: the disk below never had more than
-#    4 in flight" samples /sys/block/<disk>/inflight, a walk over the
-#    disk's tags that counts right only if no request is issued or freed
-#    while it walks: true in UML (one CPU, no preemption).  Here (SMP,
-#    CONFIG_PREEMPT) it read 5 and 6, on 2 CPUs and on 1, while
-#    dm-ioband's dispatch/complete events and the block layer's
-#    block_rq_issue/complete events of the same run never had more than
-#    4 in flight.
-declare -A SKIP=(
-	[features]="its io_limit check samples /sys/block/<disk>/inflight, which over-counts on an SMP, preemptible kernel"
-)
-
+# Documentation/qemu.md); none today.  (features.sh was one: its io_limit
+# check sampled /sys/block/<disk>/inflight, which over-counts on an SMP,
+# preemptible kernel; it now counts the block layer's issue and complete
+# events.)
+declare -A SKIP=()
 if [ $# -gt 0 ]; then
 	tests=("$@")
 else
