@@ -8,12 +8,12 @@
 # the floor must not take the device from a sibling tenant /u (a floor is
 # at most the parent's).
 #
-# Then two children of /p, whose floor is 400 I/Os per second, ask 400
-# each: they share /p's 400.
+# Then two children of /p, whose floor is 200 I/Os per second, ask 200
+# each: they share /p's 200.
 #
 # Before the fix: /t/x ran at the device's speed, /u got a few per cent
 # of it while /t/x's self-given floor was served first, and /p's children
-# got 400 each.
+# got their whole floors.
 . "$(dirname "$0")/../lib/guest.sh"
 plan 8
 
@@ -95,47 +95,78 @@ check "/t/x and /t/y read at $sum I/Os per second in all ($x2 + $y2): /t's ceili
 echo "$band max_iops=max" >$CG/t/io.ioband.limits || exit 1
 check "nobody writes itself min_iops=1000000 on /t/x" "${as_nobody[@]}" sh -c \
 	"echo '$band min_iops=1000000' > $CG/t/x/io.ioband.limits"
+# rates <cg>...: each cgroup's bios dispatched by dm-ioband per second
+# (its io.stat's ioband.dispatched on the band device) over the same 4 s,
+# from 2 s after the call: the fio jobs of a check start seconds apart on
+# a loaded machine, and each one's own average would count the time it
+# ran alone.
+dispatched() {
+	awk -v d="$band" '$1 == d { for (i = 2; i <= NF; i++) {
+		split($i, kv, "="); if (kv[1] == "ioband.dispatched") n = kv[2] } }
+		END { print n + 0 }' "$CG/$1/io.stat"
+}
+rates() {
+	local c t0 t1 r0=() i=0
+	sleep 2
+	t0=$(date +%s%N)
+	for c in "$@"; do r0+=("$(dispatched "$c")"); done
+	sleep 4
+	t1=$(date +%s%N)
+	for c in "$@"; do
+		awk -v a="${r0[i]}" -v b="$(dispatched "$c")" -v t=$((t1 - t0)) \
+			'BEGIN { printf "%.1f ", (b - a) * 1e9 / t }'
+		i=$((i + 1))
+	done
+	echo
+}
+
 # /t/x and the other tenant /u, equal weights, both busy: /u gets half
 # the device, not what /t/x's floor leaves.
-fio_args /tmp/deleg-fx.json 6
+fio_args /tmp/deleg-fx.json 9
 cg_run t/x "${FIO[@]}" --iodepth=16 >/dev/null 2>&1 &
 xpid=$!
-fio_args /tmp/deleg-u.json 6
-cg_run u "${FIO[@]}" >/dev/null 2>&1
-wait $xpid
-uiops=$(iops_of /tmp/deleg-u.json)
-xiops=$(iops_of /tmp/deleg-fx.json)
+fio_args /tmp/deleg-u.json 9
+cg_run u "${FIO[@]}" >/dev/null 2>&1 &
+upid=$!
+read -r xiops uiops < <(rates t/x u)
+wait $xpid $upid
 share=$(awk -v u="$uiops" -v x="$xiops" 'BEGIN { printf "%.1f", u + x ? 100 * u / (u + x) : 0 }')
 log "show: $($DMSETUP message ioband1 0 show | head -1)"
 check "/u gets $share % of the device beside /t/x's self-given floor ($uiops against $xiops I/Os per second; 40 to 60, both reading)" \
-	sh -c "[ \"$xiops\" != 0.0 ] && [ \"$xiops\" != 0 ] && awk -v s=$share 'BEGIN { exit !(s >= 40 && s <= 60) }'"
+	sh -c "awk -v x=$xiops -v s=$share 'BEGIN { exit !(x > 0 && s >= 40 && s <= 60) }'"
 
 # Children that ask more floor than their parent has share it: /p has
-# min_iops=400 and, against /q at a weight 10,000 times its own, gets
-# little more than its floor; /p/a and /p/b ask 400 each.  Without the
-# sharing they would get 400 each, 800 in all.
+# min_iops=200 and, against /q at a weight 10,000 times its own, gets
+# little more than its floor; /p/a and /p/b ask 200 each.  Without the
+# sharing they would get 200 each, 400 in all.  (Floors well below what
+# the device does under a loaded CI machine, about 1,000 I/Os per second
+# here, and 16 in flight each, so that a submitter short of CPU still
+# asks for its floor.)
 cg_make p/a && cg_make p/b && cg_make q || exit 1
 echo +io >$CG/p/cgroup.subtree_control || exit 1
 echo "$band 1" >$CG/p/io.ioband.weight || exit 1
 echo "$band 10000" >$CG/q/io.ioband.weight || exit 1
-echo "$band min_iops=400" >$CG/p/io.ioband.limits || exit 1
-echo "$band min_iops=400" >$CG/p/a/io.ioband.limits || exit 1
-echo "$band min_iops=400" >$CG/p/b/io.ioband.limits || exit 1
-fio_args /tmp/deleg-pa.json 6
-cg_run p/a "${FIO[@]}" >/dev/null 2>&1 &
+echo "$band min_iops=200" >$CG/p/io.ioband.limits || exit 1
+echo "$band min_iops=200" >$CG/p/a/io.ioband.limits || exit 1
+echo "$band min_iops=200" >$CG/p/b/io.ioband.limits || exit 1
+fio_args /tmp/deleg-pa.json 9
+cg_run p/a "${FIO[@]}" --iodepth=16 >/dev/null 2>&1 &
 apid=$!
-fio_args /tmp/deleg-pb.json 6
-cg_run p/b "${FIO[@]}" >/dev/null 2>&1 &
+fio_args /tmp/deleg-pb.json 9
+cg_run p/b "${FIO[@]}" --iodepth=16 >/dev/null 2>&1 &
 bpid=$!
-fio_args /tmp/deleg-q.json 6
-cg_run q "${FIO[@]}" --iodepth=32 >/dev/null 2>&1
-wait $apid $bpid
-a=$(iops_of /tmp/deleg-pa.json) b=$(iops_of /tmp/deleg-pb.json)
-q=$(iops_of /tmp/deleg-q.json)
+fio_args /tmp/deleg-q.json 9
+cg_run q "${FIO[@]}" --iodepth=32 >/dev/null 2>&1 &
+qpid=$!
+read -r a b q < <(rates p/a p/b q)
+wait $apid $bpid $qpid
 ab=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.1f", a + b }')
 log "/p/a $a, /p/b $b, /q $q I/Os per second"
-check "/p/a and /p/b get $ab I/Os per second in all: /p's floor of 400, shared (350 to 500)" \
-	sh -c "awk -v t=$ab 'BEGIN { exit !(t >= 350 && t <= 500) }'"
-check "in proportion to what they ask: /p/a $a, /p/b $b (each at least 150)" \
-	sh -c "awk -v a=$a -v b=$b 'BEGIN { exit !(a >= 150 && b >= 150) }'"
+# The bounds: shared, 200 (181 with make check's background build
+# beside it); not shared, 400; the lower ones leave room for a loaded
+# machine, where a submitter short of CPU does not always use its floor.
+check "/p/a and /p/b get $ab I/Os per second in all: /p's floor of 200, shared (130 to 280)" \
+	sh -c "awk -v t=$ab 'BEGIN { exit !(t >= 130 && t <= 280) }'"
+check "in proportion to what they ask: /p/a $a, /p/b $b (each at least 50)" \
+	sh -c "awk -v a=$a -v b=$b 'BEGIN { exit !(a >= 50 && b >= 50) }'"
 finish
