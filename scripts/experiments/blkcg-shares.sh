@@ -11,8 +11,9 @@
 #   blkcg-shares.sh limits [--runtime S] [--assert]
 #	io.ioband.limits: three cgroups at weight 100, a with a ceiling of
 #	300 I/Os per second (within 2 %); then a at weight 10 with a floor
-#	of 900 I/Os per second (met within 1 % of the disk's 2,000), b at
-#	200 and c at 100 splitting the rest 66.7/33.3 (within 2 points)
+#	of 900 I/Os per second, given to its parent too (met within 1 % of
+#	the disk's 2,000), b at 200 and c at 100 splitting the rest
+#	66.7/33.3 (within 2 points)
 #   blkcg-shares.sh equal  [--runtime S]
 #	the flat cgroups at equal weights (to see the checks fail)
 # Each cgroup runs 4 KiB random O_DIRECT reads, 64 in flight, on a null_blk
@@ -99,7 +100,11 @@ limits_setup() {
 	band=$(dm_majmin ioband1)
 	case $1 in
 	0) echo "$band max_iops=300" >$L ;;
-	1) echo "$band max_iops=max min_iops=900" >$L &&
+	# a floor below the root counts as far as the parent has one
+	# (io.ioband.limits is hierarchical, as memory.min): /blkcg-exp
+	# gets it too, and its children share it (b and c ask none)
+	1) echo "$band min_iops=900" >$CG/$TOP/io.ioband.limits &&
+		echo "$band max_iops=max min_iops=900" >$L &&
 		echo 10 >$CG/$TOP/a/io.ioband.weight &&
 		echo 200 >$CG/$TOP/b/io.ioband.weight ;;
 	esac || log "# cannot set the limits (controller off?)"
