@@ -57,12 +57,27 @@ Description: dm-ioband device-mapper target (DKMS) for Debian's 6.12.117 kernels
  releases are left alone.
 EOT
 
-cat >"$st/DEBIAN/postinst" <<EOT
+# maint_head <script>: the start both maintainer scripts share: the
+# package's name and version, and initramfs_update <kernel>, which updates
+# that kernel's initramfs if it has one.
+maint_head() {
+	cat >"$1" <<EOT
 #!/bin/sh
 set -e
 NAME=dm-ioband
 VERSION=$ver
 EOT
+	cat >>"$1" <<'EOT'
+initramfs_update() {
+	if command -v update-initramfs >/dev/null &&
+		[ -e "/boot/initrd.img-$1" ]; then
+		update-initramfs -u -k "$1"
+	fi
+}
+EOT
+}
+
+maint_head "$st/DEBIAN/postinst"
 cat >>"$st/DEBIAN/postinst" <<'EOT'
 [ "$1" = configure ] || exit 0
 dkms status -m $NAME -v $VERSION | grep -q . || dkms add -m $NAME -v $VERSION
@@ -73,23 +88,14 @@ for d in /lib/modules/*; do
 	rc=0
 	dkms install -m $NAME -v $VERSION -k "$k" || rc=$?
 	case $rc in
-	0)
-		if command -v update-initramfs >/dev/null &&
-			[ -e "/boot/initrd.img-$k" ]; then
-			update-initramfs -u -k "$k"
-		fi ;;
+	0) initramfs_update "$k" ;;
 	77) echo "dm-ioband: not built for $k (its sources are for another release)" ;;
 	*) echo "dm-ioband: DKMS could not build for $k (exit $rc)" >&2; exit $rc ;;
 	esac
 done
 exit 0
 EOT
-cat >"$st/DEBIAN/prerm" <<EOT
-#!/bin/sh
-set -e
-NAME=dm-ioband
-VERSION=$ver
-EOT
+maint_head "$st/DEBIAN/prerm"
 cat >>"$st/DEBIAN/prerm" <<'EOT'
 case "$1" in
 remove|upgrade|deconfigure)
@@ -98,10 +104,7 @@ remove|upgrade|deconfigure)
 	dkms remove -m $NAME -v $VERSION --all || true
 	# the kernel's own dm-mod back in the initramfs
 	for k in $kernels; do
-		if command -v update-initramfs >/dev/null &&
-			[ -e "/boot/initrd.img-$k" ]; then
-			update-initramfs -u -k "$k" || true
-		fi
+		initramfs_update "$k" || true
 	done ;;
 esac
 exit 0
