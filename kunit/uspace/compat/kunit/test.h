@@ -21,8 +21,11 @@
 
 #define GFP_KERNEL 0
 
+#define KUNIT_PARAM_DESC_SIZE 128
+
 struct kunit {
 	const char *name;
+	const void *param_value;
 	int failed;
 	jmp_buf abort;
 	void **allocs;
@@ -32,6 +35,7 @@ struct kunit {
 struct kunit_case {
 	void (*run_case)(struct kunit *test);
 	const char *name;
+	const void *(*generate_params)(const void *prev, char *desc);
 };
 
 struct kunit_suite {
@@ -41,6 +45,23 @@ struct kunit_suite {
 
 #define KUNIT_CASE(fn) { .run_case = fn, .name = #fn }
 #define KUNIT_CASE_SLOW(fn) KUNIT_CASE(fn)
+#define KUNIT_CASE_PARAM(fn, gen) \
+	{ .run_case = fn, .name = #fn, .generate_params = gen }
+
+/* As the kernel's: the params of @name are the elements of @array. */
+#define KUNIT_ARRAY_PARAM(name, array, get_desc)			\
+	static const void *name##_gen_params(const void *prev, char *desc) \
+	{								\
+		typeof((array)[0]) *__next = prev ?			\
+			((typeof(__next))prev) + 1 : (array);		\
+		void (*__get_desc)(typeof(__next), char *) = get_desc;	\
+		if (__next - (array) < (long)ARRAY_SIZE(array)) {	\
+			if (__get_desc)					\
+				__get_desc(__next, desc);		\
+			return __next;					\
+		}							\
+		return NULL;						\
+	}
 
 static inline void *kunit_kzalloc(struct kunit *test, size_t size, int gfp)
 {
@@ -116,18 +137,35 @@ static inline void *kunit_kcalloc(struct kunit *test, size_t n, size_t size,
 #define KUNIT_EXPECT_GE_MSG(t, l, r, m)	__KUNIT_BINARY(t, 0, l, >=, r, m)
 #define KUNIT_EXPECT_EQ_MSG(t, l, r, m)	__KUNIT_BINARY(t, 0, l, ==, r, m)
 
-static inline int kunit_run_case(struct kunit_case *c)
+static inline int kunit_run_one(struct kunit_case *c, const void *param,
+				const char *desc)
 {
 	static struct kunit test;
 	size_t i;
 
-	test = (struct kunit){ .name = c->name };
+	test = (struct kunit){ .name = c->name, .param_value = param };
 	if (!setjmp(test.abort))
 		c->run_case(&test);
 	for (i = 0; i < test.nr_allocs; i++)
 		free(test.allocs[i]);
 	free(test.allocs);
+	if (desc)
+		printf("        %s %s\n", test.failed ? "not ok" : "ok", desc);
 	return test.failed;
+}
+
+/* Run @c, once per parameter if it has some: failed if any run failed. */
+static inline int kunit_run_case(struct kunit_case *c)
+{
+	char desc[KUNIT_PARAM_DESC_SIZE];
+	const void *p = NULL;
+	int bad = 0;
+
+	if (!c->generate_params)
+		return kunit_run_one(c, NULL, NULL);
+	for (desc[0] = 0; (p = c->generate_params(p, desc)); desc[0] = 0)
+		bad |= kunit_run_one(c, p, desc);
+	return bad;
 }
 
 /*
