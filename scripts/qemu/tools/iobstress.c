@@ -4,18 +4,22 @@
  * than dmsetup can (one dmsetup call takes most of a second in a TCG
  * guest), to race messages against suspend and resume on SMP.
  *
- *   iobstress msg <dm-name> <seconds> <group-id>
+ *   iobstress msg <dm-name> <seconds> <group-id> [<min-%>]
  *	loop: detach <id>, attach <id>, weight <id>:<n>, limits <id> max=<n>iops
- *   iobstress suspend <dm-name> <seconds>
+ *   iobstress suspend <dm-name> <seconds> [<min-%>]
  *	loop: suspend, resume
- *   iobstress show <dm-name> <seconds>
+ *   iobstress show <dm-name> <seconds> [<min-%>]
  *	loop: show, reset (they walk the groups of cgroups, which come and go
  *	under them)
  *
- * Prints the number of rounds and of failed ioctls; exits 1 if no round
- * completed.  A refused message (say, detach of a group another process
- * already detached) is counted, not fatal: the kernel's answer to the race
- * is what is under test, and a WARN or lockdep report fails the run.
+ * Prints, per operation, how many were sent and how many succeeded, and
+ * the rounds per second.  A refused message (say, detach of a group
+ * another process already detached) is counted, not fatal: the kernel's
+ * answer to the race is what is under test, and a WARN or lockdep report
+ * fails the run.  But a stress whose operations all fail tests nothing:
+ * it exits 1 if no round completed or if any operation succeeded less
+ * than <min-%> of the time (default 50; the caller states a lower floor
+ * where processes contend for the same device or group).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -65,49 +69,78 @@ static int dm_suspend(const char *name, int suspend)
 	return ioctl(ctl, DM_DEV_SUSPEND, io);
 }
 
+#define NR_OPS 4
+
+/* Send operation @i of the round and count it in @sent and @ok. */
+static void op(unsigned long *sent, unsigned long *ok, int i, int ret)
+{
+	sent[i]++;
+	if (ret >= 0)
+		ok[i]++;
+}
+
 int main(int argc, char **argv)
 {
-	unsigned long rounds = 0, failed = 0;
+	static const char *const names[3][NR_OPS] = {
+		{ "detach", "attach", "weight", "limits" },
+		{ "suspend", "resume" },
+		{ "show", "reset" },
+	};
+	unsigned long rounds = 0, sent[NR_OPS] = { 0 }, ok[NR_OPS] = { 0 };
+	int mode, nops, i, min_pct, bad = 0, nargs;
+	time_t start, end;
 	char msg[128];
-	time_t end;
+	double secs;
 
-	if (argc < 4 || (strcmp(argv[1], "msg") && strcmp(argv[1], "suspend") &&
-			 strcmp(argv[1], "show")) ||
-	    (!strcmp(argv[1], "msg") && argc < 5)) {
-		fprintf(stderr, "usage: iobstress msg NAME SECONDS ID | suspend NAME SECONDS | show NAME SECONDS\n");
+	mode = argc < 2 ? -1 : !strcmp(argv[1], "msg") ? 0 :
+	       !strcmp(argv[1], "suspend") ? 1 : !strcmp(argv[1], "show") ? 2 : -1;
+	nargs = mode == 0 ? 5 : 4;
+	if (mode < 0 || argc < nargs || argc > nargs + 1) {
+		fprintf(stderr, "usage: iobstress msg NAME SECONDS ID [MIN%%] | suspend NAME SECONDS [MIN%%] | show NAME SECONDS [MIN%%]\n");
 		return 2;
 	}
+	nops = mode == 0 ? 4 : 2;
+	min_pct = argc > nargs ? atoi(argv[nargs]) : 50;
 	ctl = open("/dev/mapper/control", O_RDWR);
 	if (ctl < 0) {
 		perror("/dev/mapper/control");
 		return 2;
 	}
-	end = time(NULL) + atoi(argv[3]);
+	start = time(NULL);
+	end = start + atoi(argv[3]);
 	while (time(NULL) < end) {
-		if (!strcmp(argv[1], "suspend")) {
-			failed += dm_suspend(argv[2], 1) < 0;
-			failed += dm_suspend(argv[2], 0) < 0;
-		} else if (!strcmp(argv[1], "show")) {
-			failed += dm_message(argv[2], "show") < 0;
-			failed += dm_message(argv[2], "reset") < 0;
+		if (mode == 1) {
+			op(sent, ok, 0, dm_suspend(argv[2], 1));
+			op(sent, ok, 1, dm_suspend(argv[2], 0));
+		} else if (mode == 2) {
+			op(sent, ok, 0, dm_message(argv[2], "show"));
+			op(sent, ok, 1, dm_message(argv[2], "reset"));
 		} else {
 			snprintf(msg, sizeof(msg), "detach %s", argv[4]);
-			failed += dm_message(argv[2], msg) < 0;
+			op(sent, ok, 0, dm_message(argv[2], msg));
 			snprintf(msg, sizeof(msg), "attach %s", argv[4]);
-			failed += dm_message(argv[2], msg) < 0;
+			op(sent, ok, 1, dm_message(argv[2], msg));
 			snprintf(msg, sizeof(msg), "weight %s:%lu", argv[4],
 				 rounds % 7 + 1);
-			failed += dm_message(argv[2], msg) < 0;
+			op(sent, ok, 2, dm_message(argv[2], msg));
 			snprintf(msg, sizeof(msg), "limits %s max=%luiops",
 				 argv[4], 100 + rounds % 50);
-			failed += dm_message(argv[2], msg) < 0;
+			op(sent, ok, 3, dm_message(argv[2], msg));
 		}
 		rounds++;
 	}
 	/* Leave the device resumed whatever happened. */
-	if (!strcmp(argv[1], "suspend"))
+	if (mode == 1)
 		dm_suspend(argv[2], 0);
-	printf("iobstress %s %s: %lu rounds, %lu failed ioctls\n", argv[1],
-	       argv[2], rounds, failed);
-	return rounds ? 0 : 1;
+	secs = difftime(time(NULL), start);
+	printf("iobstress %s %s: %lu rounds in %.0f s (%.1f per second);",
+	       argv[1], argv[2], rounds, secs, secs > 0 ? rounds / secs : 0);
+	for (i = 0; i < nops; i++) {
+		printf(" %s %lu/%lu", names[mode][i], ok[i], sent[i]);
+		if (!sent[i] || ok[i] * 100 < sent[i] * (unsigned long)min_pct)
+			bad = 1;
+	}
+	printf(" succeeded (floor %d %%)%s\n", min_pct,
+	       bad || !rounds ? ": FAILED" : "");
+	return rounds && !bad ? 0 : 1;
 }
