@@ -3,7 +3,7 @@
 # under a fio verify load on two band devices of one device group: no bio
 # is lost, none hangs, and the data read back is what was written.
 . "$(dirname "$0")/../lib/guest.sh"
-plan 21
+plan 24
 
 disk=$(nullb_create disk size=128) || exit 1
 dm_linear_slices "$disk" 2 part || exit 1
@@ -56,4 +56,26 @@ check "no verify errors" sh -c "! grep -q 'verify: bad' /tmp/fio.out"
 for i in 1 2; do
 	check "remove ioband$i" $DMSETUP remove "ioband$i"
 done
+
+# A suspend never waits on a held bio (it lets them go at once): 32 reads
+# held at a ceiling of 1 IOPS, which would take 32 s to let go at that
+# rate; the suspend must return in an eighth of that.
+check "create ioband3 with a ceiling of 1 IOPS" dm_create ioband3 \
+	"0 $sz ioband /dev/mapper/part1 4 0 0 none weight 0 :100,max=1iops"
+fio --output=/tmp/fio3.out --ioengine=libaio --direct=1 --bs=4k \
+	--iodepth=32 --rw=randread --number_ios=40 \
+	--name=c --filename=/dev/mapper/ioband3 &
+fio_pid=$!
+sleep 2
+h=$($DMSETUP message ioband3 0 show | sed -n 's/.*held=\([0-9]*\).*/\1/p')
+t0=$(date +%s%N)
+$DMSETUP suspend ioband3
+rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+check "suspend with $h bios held at 1 IOPS returned in $ms ms (exit $rc; the ceiling would take ${h} s, 1/8: $((h * 125)) ms)" \
+	test "$rc" = 0 -a "${h:-0}" -ge 16 -a "$ms" -lt $((h * 125))
+$DMSETUP resume ioband3
+kill $fio_pid 2>/dev/null
+wait $fio_pid
+check "remove ioband3" $DMSETUP remove ioband3
 finish
