@@ -404,4 +404,9 @@ write_times "$took" "$passed" "$failed"
 echo "check took ${took}s"
 [ -z "$failures" ] || echo "failed:$failures"
 echo "$passed passed, $failed failed"
+# A CHECK_ONLY that names no step ran nothing: that is no pass.
+if [ $((passed + failed)) = 0 ]; then
+	echo "no step ran (CHECK_ONLY=${CHECK_ONLY:-}?)"
+	exit 1
+fi
 [ "$failed" = 0 ]
