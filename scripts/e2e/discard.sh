@@ -2,7 +2,7 @@
 # Discards are counted in status, charged and held to ceilings like any
 # write; empty flushes still pass straight through.
 . "$(dirname "$0")/../lib/guest.sh"
-plan 8
+plan 9
 
 dev=$(nullb_create disk size=64 discard=1) || exit 1
 sz=$(sectors "$dev")
@@ -14,9 +14,11 @@ check "it takes discards" \
 	test "$(cat /sys/block/"$($DMSETUP info -c -o blkdevname --noheadings ioband1)"/queue/discard_max_bytes)" -gt 0
 # 64 discards of 64 KiB from 4 jobs, more than one period's burst of the
 # ceiling.
+t0=$(date +%s%N)
 fio --name=t --filename=/dev/mapper/ioband1 --rw=randtrim --bs=64k \
 	--size=4M --numjobs=4 --ioengine=sync --output=/tmp/trim.out
 rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
 check "fio sent the discards (exit $rc)" test "$rc" = 0
 st=$($DMSETUP status ioband1)
 log "status: $st"
@@ -26,5 +28,10 @@ check "and as 64 KiB each ($(echo "$st" | awk '{ print $11 }') sectors)" \
 	test "$(echo "$st" | awk '{ print $11 }')" -ge 32768
 check "some were held to the ceiling ($(echo "$st" | awk '{ print $10 }'))" \
 	test "$(echo "$st" | awk '{ print $10 }')" -gt 0
+# At the ceiling's rate: 256 discards at 100 IOPS take 2.56 s; allow a
+# tenth for the burst of one period and fio's start (no ceiling: 0.1 s).
+n=$(echo "$st" | awk '{ print $9 }')
+check "at most 110 discards a second ($n in $ms ms)" \
+	test "$((n * 1000))" -le "$((110 * ms))"
 check "a flush passes" sh -c "sync /dev/mapper/ioband1 && blockdev --flushbufs /dev/mapper/ioband1"
 finish

@@ -18,7 +18,7 @@
 #      and held to a ceiling, empty flushes passed straight through.
 # 73 to 89 s under scripts/uml-run.sh (debug kernel, boot included).
 . "$(dirname "$0")/../lib/guest.sh"
-plan 118
+plan 119
 
 T=/sys/kernel/tracing
 dev=$(nullb_create disk size=64) || exit 1
@@ -452,15 +452,21 @@ dd if=/dev/urandom of=/dev/mapper/ioband9 bs=64k count=10 oflag=direct status=no
 sleep 1
 $DMSETUP message ioband9 0 reset
 s=$SECONDS
+t0=$(date +%s%N)
 for i in $(seq 0 9); do
 	fallocate -p -o $((i * 65536)) -l 65536 /dev/mapper/ioband9 || break
 done
+ms=$((($(date +%s%N) - t0) / 1000000))
 st=$($DMSETUP status ioband9)
 log "# status after 10 write-zeroes: $st ($((SECONDS - s)) s)"
 check "10 write-zeroes of 64 KiB counted as writes, 128 sectors each ($st)" \
 	test "$(echo "$st" | awk '{ print $9, $11 }')" = "10 1280"
 check "held to the ceiling ($(echo "$st" | awk '{ print $10 }') held)" \
 	test "$(echo "$st" | awk '{ print $10 }')" -gt 0
+# At the ceiling's rate: after the first, one each 200 ms (1.8 s for the
+# ten); a tenth more allowed for the burst of one period.
+check "at most 5.5 write-zeroes a second after the first (10 in $ms ms)" \
+	test $((9 * 10000)) -le $((55 * ms))
 check "they zeroed the data" cmp -n 655360 /dev/mapper/ioband9 /dev/zero
 check "the band device has a write-back cache ($(cat /sys/block/"$bd9"/queue/write_cache))" \
 	test "$(cat /sys/block/"$bd9"/queue/write_cache)" = "write back"
