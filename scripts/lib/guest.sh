@@ -42,25 +42,28 @@ check() {
 	fi
 }
 
-# is_number <value>: a decimal number (not empty, not nan).
-is_number() { printf '%s' "$1" | grep -Eq '^-?[0-9]+(\.[0-9]+)?$'; }
+# is_number <value>: a decimal number (not empty, not nan), maybe with an
+# exponent, as awk prints a large one that is not whole (2.76543e+07).
+is_number() { printf '%s' "$1" | grep -Eq '^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$'; }
 
 # within <value> <target> <tolerance>: |value - target| <= tolerance.
+# These three refuse a value, target or bound that is not a number (an
+# empty one would read as 0).
 within() {
-	is_number "$1" || return 1
+	is_number "$1" && is_number "$2" && is_number "$3" || return 1
 	awk -v v="$1" -v t="$2" -v tol="$3" \
 		'BEGIN { d = v - t; if (d < 0) d = -d; exit !(d <= tol) }'
 }
 
 # in_range <value> <low> <high>: low <= value <= high.
 in_range() {
-	is_number "$1" || return 1
+	is_number "$1" && is_number "$2" && is_number "$3" || return 1
 	awk -v v="$1" -v l="$2" -v h="$3" 'BEGIN { exit !(v >= l && v <= h) }'
 }
 
 # at_least <value> <minimum>
 at_least() {
-	is_number "$1" || return 1
+	is_number "$1" && is_number "$2" || return 1
 	awk -v v="$1" -v m="$2" 'BEGIN { exit !(v >= m) }'
 }
 
