@@ -4,7 +4,7 @@
 # the status counters, and blkparse shows dm-ioband's hold and issue
 # messages on the device below next to the block layer's own events.
 . "$(dirname "$0")/../lib/guest.sh"
-plan 11
+plan 12
 
 T=/sys/kernel/tracing
 disk=$(nullb_create disk size=256 memory_backed=0) || exit 1
@@ -74,6 +74,14 @@ if blkparse -i /tmp/bt/dm-0 2>/dev/null | grep -q "ioband 1 hold"; then
 fi
 check "the trace shows the hold messages" grep -q "ioband 1 hold" /tmp/bt/parsed
 check "the trace shows the issue messages" grep -q "ioband 1 issue" /tmp/bt/parsed
+# Each issue message says how long its bio was held: a number of
+# microseconds, some above 0 (bios were held), none longer than the 4 s
+# fio ran.
+held_us=$(grep -o "ioband 1 issue [0-9-]* held [0-9]* us" /tmp/bt/parsed |
+	awk '{ n++; if ($6 > m) m = $6 } END { printf "%d %d", n, m }')
+set -- $held_us
+check "the issue messages carry the time held ($1 of them, the longest $2 us; at most 4 s)" \
+	test "${1:-0}" -gt 0 -a "${2:-0}" -gt 0 -a "${2:-0}" -le 4000000
 check "next to the block layer's events" grep -q -E "  [QC] +[RW]" /tmp/bt/parsed
 grep -m1 -B2 -A3 "ioband 1 issue" /tmp/bt/parsed
 finish
