@@ -2,7 +2,7 @@
 # dmsetup create/table/status/message round trips; every bad table line
 # and every bad message is refused and changes nothing.
 . "$(dirname "$0")/../lib/guest.sh"
-plan 62
+plan 67
 
 dev=$(nullb_create disk size=64) || exit 1
 sz=$(sectors "$dev")
@@ -120,6 +120,25 @@ check "show: ceiling=$(show_field ceiling), capacity=$(show_field capacity) (num
 	sh -c "[ '$(show_field ceiling)' -ge 0 ] && [ '$(show_field capacity)' -ge 1 ]"
 n=$(msg show | grep -c '^group=default weight=')
 check "show: a line for the default group ($n)" test "$n" = 1
-
+# A wrong message is refused with a line in the kernel log that says why.
+dmesg -C
+msg idle_window 200000 2>/dev/null
+check "the kernel log says why idle_window 200000 was refused: '$(dmesg | grep -m1 'ioband: idle_window')'" \
+	sh -c "dmesg | grep -q 'device-mapper: ioband: idle_window 200000: must be 0 to'"
 check "remove" $DMSETUP remove ioband1
+
+# reset zeroes every band group's counters, in status and in show.
+check "create a uid band device with group 0 (root)" $DMSETUP create ioband1 \
+	--table "0 $sz ioband $devno 8 0 0 uid weight 0 :100 0:50"
+dd if=/dev/mapper/ioband1 of=/dev/null bs=4k count=16 iflag=direct 2>/dev/null
+# status: start length ioband <device-group> then per band group its id
+# and six counters, the default group (-1) first
+g0() { $DMSETUP status ioband1 | awk '{ for (i = 12; i <= NF; i += 7) if ($i == "0") print $(i + 1) }'; }
+d0() { msg show | sed -n 's/^group=0 .* dispatched=\([0-9]*\).*/\1/p'; }
+check "group 0 counts its reads: status $(g0), show dispatched=$(d0)" \
+	sh -c "[ '$(g0)' -ge 16 ] && [ '$(d0)' -ge 16 ]"
+msg reset
+check "reset zeroes group 0 too: status $(g0), show dispatched=$(d0)" \
+	test "$(g0):$(d0)" = 0:0
+check "remove the uid band device" $DMSETUP remove ioband1
 finish
