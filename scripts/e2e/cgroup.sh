@@ -4,7 +4,7 @@
 # dirtied the pages, bad cgroups are refused, and a cgroup removed while
 # its bios are held loses nothing.
 . "$(dirname "$0")/../lib/guest.sh"
-plan 28
+plan 31
 
 cg_setup
 cg_make A/child
@@ -92,6 +92,12 @@ check "no band group left" test "$($DMSETUP table ioband1 | wc -w)" = 11
 # the default group keeps /A's bios waiting; /A's writer moves out and
 # /A is removed with bios still held (io_limit 2 makes sure bios wait).
 check "attach /A again" $DMSETUP message ioband1 0 attach /A
+# limits by cgroup path, as the rst's VM example sets them
+check "limits /A max=500iops (by path)" \
+	$DMSETUP message ioband1 0 limits /A max=500iops
+check "the table shows /A's ceiling ($($DMSETUP table ioband1 | grep -o '/A:[^ ]*'))" \
+	sh -c "$DMSETUP table ioband1 | grep -q ' /A:100,max=500iops'"
+check "limits /A none" $DMSETUP message ioband1 0 limits /A none
 check "weight /A:1" $DMSETUP message ioband1 0 weight /A:1
 check "io_limit 2" $DMSETUP message ioband1 0 io_limit 2
 fio --output=/tmp/dflt.out --name=dflt --filename=/dev/mapper/ioband1 \
