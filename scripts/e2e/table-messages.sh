@@ -2,7 +2,7 @@
 # dmsetup create/table/status/message round trips; every bad table line
 # and every bad message is refused and changes nothing.
 . "$(dirname "$0")/../lib/guest.sh"
-plan 67
+plan 74
 
 dev=$(nullb_create disk size=64) || exit 1
 sz=$(sectors "$dev")
@@ -141,4 +141,44 @@ msg reset
 check "reset zeroes group 0 too: status $(g0), show dispatched=$(d0)" \
 	test "$(g0):$(d0)" = 0:0
 check "remove the uid band device" $DMSETUP remove ioband1
+
+# show's scheduler fields under load: two band devices of one device group
+# on two slices of this disk (8 tags x 4 ms: 2,000 I/Os a second at most),
+# 32 reads in flight on each for 3 s.
+dm_linear_slices "$dev" 2 part || exit 1
+psz=$(sectors /dev/mapper/part1)
+for i in 1 2; do
+	dm_create "iobandf$i" "0 $psz ioband /dev/mapper/part$i 9 0 0 none weight 0 :$((i * 50))" ||
+		exit 1
+done
+fio --output=/tmp/show.out --ioengine=libaio --direct=1 --bs=4k --iodepth=32 \
+	--rw=randread --runtime=3 --time_based \
+	--name=a --filename=/dev/mapper/iobandf1 \
+	--name=b --filename=/dev/mapper/iobandf2 &
+fp=$!
+sleep 2
+out=$($DMSETUP message iobandf1 0 show)
+wait $fp
+log "show under load: $(echo "$out" | tr '\n' '|')"
+f() { echo "$out" | head -1 | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+gf() { echo "$out" | sed -n "s/^group=default .* $1=\([0-9]*\).*/\1/p"; }
+check "periods=$(f periods): estimation periods ended (at least 20 in 2 s)" \
+	test "$(f periods)" -ge 20
+check "lat_avg_us=$(f lat_avg_us): at least the disk's 4,000 us, under 40,000" \
+	in_range "$(f lat_avg_us)" 4000 40000
+# iops is the last period's: 20 ms of a disk that completes its 8 tags
+# together every 4 ms sees whole steps or not (999 seen): a quarter at
+# least, the disk's 2,000 at most (10 % for the period's edges).
+check "iops=$(f iops): at most the disk's 2,000 (and 10 %), at least 500" \
+	in_range "$(f iops)" 500 2200
+check "in_flight=$(f in_flight) within io_limit=$(f io_limit), held=$(f held) > 0" \
+	sh -c "[ '$(f in_flight)' -le '$(f io_limit)' ] && [ '$(f held)' -gt 0 ]"
+check "slack=$(f slack), ceiling=$(f ceiling), capacity=$(f capacity): io_limit is capacity plus slack (and one)" \
+	sh -c "[ '$(f io_limit)' -ge '$(f capacity)' ] && [ '$(f io_limit)' -le \$(($(f capacity) + $(f slack) + 1)) ]"
+check "overcommitted=$(f overcommitted): no floors, not overcommitted" \
+	test "$(f overcommitted)" = 0
+check "the default group's line: in_flight=$(gf in_flight) floor_dispatched=$(gf floor_dispatched) think_us=$(gf think_us)" \
+	sh -c "[ '$(gf in_flight)' -le '$(f in_flight)' ] && [ '$(gf floor_dispatched)' = 0 ] && [ -n '$(gf think_us)' ]"
+for i in 1 2; do $DMSETUP remove "iobandf$i"; done
+for i in 1 2; do $DMSETUP remove "part$i"; done
 finish
