@@ -3,7 +3,7 @@
 # under a fio verify load on two band devices of one device group: no bio
 # is lost, none hangs, and the data read back is what was written.
 . "$(dirname "$0")/../lib/guest.sh"
-plan 24
+plan 25
 
 disk=$(nullb_create disk size=128) || exit 1
 dm_linear_slices "$disk" 2 part || exit 1
@@ -68,6 +68,11 @@ fio --output=/tmp/fio3.out --ioengine=libaio --direct=1 --bs=4k \
 fio_pid=$!
 sleep 2
 h=$($DMSETUP message ioband3 0 show | sed -n 's/.*held=\([0-9]*\).*/\1/p')
+# Held bios are in flight for the dm device (its inflight, %util and
+# aqu-sz count from the map, as for dm-linear's), not only once dispatched.
+inf=$(awk '{ print $1 }' "/sys/block/$($DMSETUP info -c -o blkdevname --noheadings ioband3)/inflight")
+check "the dm device counts the $h held reads in flight ($inf)" \
+	test "${inf:-0}" -ge "${h:-1}" -a "${h:-0}" -gt 0
 t0=$(date +%s%N)
 $DMSETUP suspend ioband3
 rc=$?
