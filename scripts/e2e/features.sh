@@ -251,6 +251,9 @@ check "with a floor in the device group, io_throttle holds again ($d3 held)" tes
 $DMSETUP message ioband3 0 limits default min=3000iops
 $DMSETUP message ioband3 0 io_throttle 0
 $DMSETUP message ioband3 0 io_limit 4
+# The warning goes through dm's rate limit (10 messages in 5 s), which the
+# refused messages above may have used up: 5 s for a new interval.
+sleep 5
 dmesg -c >/dev/null
 fio2
 nw=$(dmesg | grep -c 'device group 5: the floors add up to more than it serves')
@@ -364,8 +367,13 @@ cg_run feat fio --output=/tmp/fio8.out --name=c --filename=/dev/mapper/ioband8 \
 	--ioengine=libaio --direct=1 --bs=4k --iodepth=16 --rw=randwrite \
 	--size=1M --verify=crc32c --verify_fatal=1 --do_verify=1 >/dev/null &
 fp=$!
-sleep 2
-q=$(show_q ioband8 /feat)
+# Until /feat holds bios (fio starts slowly in a TCG guest: none held
+# after 2 s there once), 10 s at most.
+for _ in $(seq 1 40); do
+	sleep 0.25
+	q=$(show_q ioband8 /feat)
+	[ "${q:-0}" -gt 0 ] && break
+done
 for p in $(cat /sys/fs/cgroup/feat/cgroup.procs); do echo "$p" >/sys/fs/cgroup/cgroup.procs; done
 rmdir /sys/fs/cgroup/feat
 rc=$?
