@@ -144,7 +144,8 @@ check "remove the uid band device" $DMSETUP remove ioband1
 
 # show's scheduler fields under load: two band devices of one device group
 # on two slices of this disk (8 tags x 4 ms: 2,000 I/Os a second at most),
-# 32 reads in flight on each for 3 s.
+# 32 reads in flight on each, sampled 2 s after bios are first held (fio
+# starts slowly in a TCG guest: nothing yet after 2 s there once).
 dm_linear_slices "$dev" 2 part || exit 1
 psz=$(sectors /dev/mapper/part1)
 for i in 1 2; do
@@ -152,12 +153,18 @@ for i in 1 2; do
 		exit 1
 done
 fio --output=/tmp/show.out --ioengine=libaio --direct=1 --bs=4k --iodepth=32 \
-	--rw=randread --runtime=3 --time_based \
+	--rw=randread --runtime=14 --time_based \
 	--name=a --filename=/dev/mapper/iobandf1 \
 	--name=b --filename=/dev/mapper/iobandf2 &
 fp=$!
+for _ in $(seq 1 40); do
+	sleep 0.25
+	h=$($DMSETUP message iobandf1 0 show | head -1 | sed -n 's/.* held=\([0-9]*\) .*/\1/p')
+	[ "${h:-0}" -gt 0 ] && break
+done
 sleep 2
 out=$($DMSETUP message iobandf1 0 show)
+kill $fp 2>/dev/null
 wait $fp
 log "show under load: $(echo "$out" | tr '\n' '|')"
 f() { echo "$out" | head -1 | tr ' ' '\n' | sed -n "s/^$1=//p"; }
