@@ -60,7 +60,10 @@ ok_msg() {
 		test "$rc:$(table)" = "0:$want"
 }
 # show_field <name>: a field of show's first line.
-show_field() { msg show | head -1 | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+# line_field <field>: the value of <field>= in the first line of stdin
+# (show's scheduler line); show_field <field>: in ioband1's show.
+line_field() { head -1 | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+show_field() { msg show | line_field "$1"; }
 bad_msg() {
 	local before
 	before=$(table)
@@ -159,16 +162,16 @@ fio --output=/tmp/show.out --ioengine=libaio --direct=1 --bs=4k --iodepth=32 \
 fp=$!
 for _ in $(seq 1 40); do
 	sleep 0.25
-	h=$($DMSETUP message iobandf1 0 show | head -1 | sed -n 's/.* held=\([0-9]*\) .*/\1/p')
+	h=$($DMSETUP message iobandf1 0 show | line_field held)
 	[ "${h:-0}" -gt 0 ] && break
 done
 sleep 2
-out=$($DMSETUP message iobandf1 0 show)
+shown=$($DMSETUP message iobandf1 0 show)
 kill $fp 2>/dev/null
 wait $fp
-log "show under load: $(echo "$out" | tr '\n' '|')"
-f() { echo "$out" | head -1 | tr ' ' '\n' | sed -n "s/^$1=//p"; }
-gf() { echo "$out" | sed -n "s/^group=default .* $1=\([0-9]*\).*/\1/p"; }
+log "show under load: $(echo "$shown" | tr '\n' '|')"
+f() { echo "$shown" | line_field "$1"; }
+gf() { echo "$shown" | sed -n "s/^group=default .* $1=\([0-9]*\).*/\1/p"; }
 check "periods=$(f periods): estimation periods ended (at least 20 in 2 s)" \
 	test "$(f periods)" -ge 20
 check "lat_avg_us=$(f lat_avg_us): at least the disk's 4,000 us, under 40,000" \
