@@ -21,7 +21,7 @@
 # estimate of the series settles at 7 or 8 of this device's 8 tags
 # and drains now and then, and delivers 92 to 95 % here (94.2 % in the
 # CI run of a3c46f9, 92.6 % in results/seed000-test1.txt); issue 25's
-# estimator (wip/) is to bring it to 95.
+# estimator (branch wip-issue-25, not in the series) is to bring it to 95.
 # Environment: IO_THROTTLE, IDLE_WINDOW (us) set those of the device
 # group; SCHED sets the disk's I/O scheduler.
 . "$(dirname "$0")/../lib/guest.sh"
