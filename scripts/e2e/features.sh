@@ -279,7 +279,7 @@ kb4=$($DMSETUP status ioband4 | awk '{ printf "%d", $8 / 2 / 3 }')
 check "the floor is met: ioband3 got $kb3 KB/s (floor 1024, 10 % slack), ioband4 $kb4 KB/s" \
 	test "$kb3" -ge 920 -a "$kb4" -gt "$kb3"
 il=$($DMSETUP message ioband3 0 show | head -1 | sed -n 's/.* io_limit=\([0-9]*\) .*/\1/p')
-check "the automatic io_limit ($il) is within 2 to 4096" test "${il:-0}" -ge 2 -a "${il:-0}" -le 4096
+check "the automatic io_limit ($il) is within 1 to 4096" test "${il:-0}" -ge 1 -a "${il:-0}" -le 4096
 for i in 3 4; do $DMSETUP remove ioband$i; done
 
 # --- 4. held bios: detach, remove --force, remove --deferred, cgroups ---

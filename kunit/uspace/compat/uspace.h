@@ -4,4 +4,6 @@
 #define IOBAND_USPACE_H
 #define EXPORT_SYMBOL_IF_KUNIT(sym)
 #define MODULE_IMPORT_NS(ns)
+/* the kernel's min()/max() for every file, not tools' strict ones */
+#include <linux/minmax.h>
 #endif
