@@ -13,7 +13,9 @@
 # in one make check of deep-tags, 31.4/.../9.3 for 30/10/... here).
 #
 #   deep-device.sh [--runtime S] [--devices "2 8"] [--depth D]
-#                  [--tags N] [--latency-us US] [--on-slices] [--assert]
+#                  [--tags N] [--latency-us US] [--on-slices]
+#                  [--nullb "attr=value ..."] [--rw randread|randrw]
+#                  [--min-ratio PCT] [--share-points P] [--assert]
 #
 # --on-slices puts the band devices on the dm-linear slices instead, where
 # dm-ioband cannot see the tags and has only its estimate (make bench's
@@ -22,6 +24,11 @@
 # --tags and --latency-us make another device (null_blk's hw_queue_depth
 # and completion_nsec; 1,024 and 200,000 by default): the fio depth per
 # device should stay above the tags, as it does by default up to 2,048.
+# --nullb adds null_blk attributes, such as the rig's (scripts/rig/0002)
+# completion_spread_nsec, completion_depth_nsec and completion_write_nsec
+# (the device classes of scripts/experiments/device-classes.sh); --rw
+# randrw mixes reads and writes half and half (I/Os counted both ways).
+# --min-ratio and --share-points set the two checks' bounds (80 and 1).
 #
 # Each device keeps more bios than the device's whole depth: at 3:1 over
 # two devices the first is due 768 of the 1,024 tags, which it cannot fill
@@ -57,6 +64,10 @@ tags=1024
 lat_us=200000
 assert=0
 on_slices=0
+nullb_attrs=
+rw=randread
+min_ratio=80
+share_pts=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--runtime) runtime=$2; shift ;;
@@ -65,6 +76,10 @@ while [ $# -gt 0 ]; do
 	--tags) tags=$2; shift ;;
 	--latency-us) lat_us=$2; shift ;;
 	--on-slices) on_slices=1 ;;
+	--nullb) nullb_attrs=$2; shift ;;
+	--rw) rw=$2; shift ;;
+	--min-ratio) min_ratio=$2; shift ;;
+	--share-points) share_pts=$2; shift ;;
 	--assert) assert=1 ;;
 	--out) shift ;;
 	*) echo "unknown argument $1"; exit 2 ;;
@@ -73,16 +88,24 @@ while [ $# -gt 0 ]; do
 done
 [ "$assert" = 1 ] && plan $((2 * $(echo $devices | wc -w)))
 
+# shellcheck disable=SC2086
 disk=$(nullb_create deep size=1024 memory_backed=0 hw_queue_depth="$tags" \
-	completion_nsec=$((lat_us * 1000))) || exit 1
-[ "$tags/$lat_us" = 1024/200000 ] ||
-	log "# null_blk of $tags tags x $lat_us us, fio depth $depth per device"
+	completion_nsec=$((lat_us * 1000)) $nullb_attrs) || exit 1
+[ "$tags/$lat_us/$nullb_attrs/$rw" = 1024/200000//randread ] ||
+	log "# null_blk of $tags tags x $lat_us us${nullb_attrs:+ ($nullb_attrs)}, fio $rw at depth $depth per device"
 
 
-# reads <prefix> <n>: completed reads of <prefix>1..n.
+# reads <prefix> <n>: completed reads (and writes, with --rw randrw) of
+# <prefix>1..n.
 reads() {
-	# shellcheck disable=SC2046
-	dm_reads $(seq -f "$1%g" 1 "$2")
+	local d m r w out=()
+	for d in $(seq -f "$1%g" 1 "$2"); do
+		m=$($DMSETUP info -c --noheadings -o minor "$d") || return 1
+		read -r r _ _ _ w _ </sys/block/dm-"$((m))"/stat || return 1
+		[ "$rw" = randread ] && w=0
+		out+=("$((r + w))")
+	done
+	echo "${out[*]}"
 }
 
 # run_fio <n> <prefix>: fio on <prefix>1..n; prints each device's IOPS,
@@ -92,7 +115,7 @@ run_fio() {
 	for i in $(seq 1 "$n"); do
 		args+=(--name="d$i" --filename="/dev/mapper/$prefix$i")
 	done
-	fio --ioengine=libaio --direct=1 --rw=randread --bs=4k --iodepth="$depth" \
+	fio --ioengine=libaio --direct=1 --rw="$rw" --bs=4k --iodepth="$depth" \
 		--runtime="$runtime" --time_based --group_reporting=0 \
 		--output-format=json --output=/tmp/deep.json "${args[@]}" &
 	pid=$!
@@ -107,7 +130,8 @@ import json, sys
 j = json.load(open("/tmp/deep.json"))
 r1 = [int(x) for x in sys.argv[1].split()]
 r2 = [int(x) for x in sys.argv[2].split()]
-print(*["%.0f" % job["read"]["iops"] for job in j["jobs"]], "|",
+print(*["%.0f" % (job["read"]["iops"] + job["write"]["iops"])
+        for job in j["jobs"]], "|",
       *[b - a for a, b in zip(r1, r2)])
 PY
 }
@@ -149,10 +173,10 @@ PY
 	printf '%-8s %8s %8s %6s%%  %-40s %-40s %-40s %s\n' "$n" "$ltot" \
 		"$itot" "$ratio" "$whole" "$steady" "$target" "$lim"
 	if [ "$assert" = 1 ]; then
-		check "$n devices: dm-ioband from cold does $ratio % of dm-linear (at least 80)" \
-			at_least "$ratio" 80
-		check "$n devices: steady shares $steady within 1 point of $target (worst $worst)" \
-			within "$worst" 0 1
+		check "$n devices: dm-ioband from cold does $ratio % of dm-linear (at least $min_ratio)" \
+			at_least "$ratio" "$min_ratio"
+		check "$n devices: steady shares $steady within $share_pts point(s) of $target (worst $worst)" \
+			within "$worst" 0 "$share_pts"
 	fi
 	for i in $(seq 1 "$n"); do
 		$DMSETUP remove "b${n}_$i"
