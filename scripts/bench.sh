@@ -39,6 +39,8 @@ experiments=(
 	"deep-device|deep-device.sh --runtime 10"
 	"deep-tags|deep-device.sh --runtime 40 --tags 2048 --latency-us 400000 --devices 2 --on-slices"
 	"latency-change|latency-change.sh --phase 12"
+	"device-classes|device-classes.sh"
+	"device-classes-slices|device-classes.sh --on-slices"
 	"overhead|overhead.sh --runtime 5 --rounds 5"
 )
 # Pinned to one host CPU (uml-run.sh -p): where the guest's CPU time is
