@@ -352,14 +352,13 @@ needs $built_perf shares:deep-device "$TOP/scripts/uml-run.sh" -k perf -t 600 \
 	"$TOP/scripts/experiments/deep-device.sh" --runtime 20 --assert
 needs $built_perf shares:latency-change "$TOP/scripts/uml-run.sh" -k perf -t 600 \
 	-m 1536M "$TOP/scripts/experiments/latency-change.sh" --assert
-# The device classes of issue 25 on the rig's null_blk (scripts/rig/0002):
-# latency spread, latency rising with depth, a write cache, slow writes;
-# the band devices on the disk (its tags known).  Their variant on
-# dm-linear slices, where the estimate alone must find the tags, is in
-# make bench (device-classes-slices): one run put the depth class at
-# 57.6/42.4 there.
-needs $built_perf shares:device-classes "$TOP/scripts/uml-run.sh" -k perf -t 900 \
-	"$TOP/scripts/experiments/device-classes.sh" --assert
+# Not here: the device classes of issue 25 (make bench's device-classes
+# and device-classes-slices, scripts/experiments/device-classes.sh): in
+# 15 class runs on the disk (four runs), 12 met both bounds (95 %
+# of dm-linear, shares within 2 points); dm-linear's own rate moved by up
+# to a third between runs of a class (1,662 and 2,225 I/Os a second for
+# the depth class), fio's submitters waiting for tags in UML.  A
+# measurement until its baseline is steady, not yet a check.
 # Not here: deep-tags (make bench), the band devices on dm-linear slices
 # of 2,048 tags x 400 ms, whose tags dm-ioband cannot see.  Its shares
 # depend on whether the estimate finds the tags from above, which it does

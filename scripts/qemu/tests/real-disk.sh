@@ -1,0 +1,107 @@
+#!/bin/bash
+# qemu-userland: e2e
+# qemu-time-limit: 900
+# Real storage (issue 25): in the QEMU guest, booted with its data disk
+# not throttled (scripts/qemu/run.sh -i 0: a file on this machine's own
+# disk, cache=none, whose latency is whatever the host's storage gives),
+# two band devices at weights 3:1 on /dev/sdb5 and sdb6 in one device
+# group, fio 4 KiB random reads at depth DEPTH on each, from cold, against
+# the same load on dm-linear devices over the same partitions in the same
+# boot.  Prints both I/O rates, their ratio, the shares (completed reads
+# of each band device over the last two thirds of the run) and the
+# in-flight limit the device group settled at.
+#
+#   real-disk.sh [--runtime S] [--depth N] [--rounds N] [--assert]
+#
+# Each round runs dm-linear, then dm-ioband.  --assert (2 checks per
+# round): dm-ioband does at least 95 % of dm-linear's I/Os, and its shares
+# are within 2 points of 75/25.  The host's disk is shared with whatever
+# else runs: a measurement of this machine, not of dm-ioband alone.
+. "$(dirname "$0")/../../lib/guest.sh"
+
+runtime=15
+depth=32
+rounds=1
+assert=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--runtime) runtime=$2; shift ;;
+	--depth) depth=$2; shift ;;
+	--rounds) rounds=$2; shift ;;
+	--assert) assert=1 ;;
+	*) echo "unknown argument $1"; exit 2 ;;
+	esac
+	shift
+done
+parts=(/dev/sdb5 /dev/sdb6)
+[ "$assert" = 1 ] && plan $((2 * rounds + 1))
+log "# kernel $(uname -r), $(nproc) CPUs, data disk throttled to ${IOBAND_IOPS:-?} IOPS (0: not)"
+log "# sdb: $(cat /sys/block/sdb/queue/nr_requests) requests, scheduler $(cat /sys/block/sdb/queue/scheduler)"
+modprobe dm-ioband
+[ "$assert" = 1 ] && check "dm-ioband is loaded" test -d /sys/module/dm_ioband
+
+# load <prefix>: fio on <prefix>1 and <prefix>2; prints each one's IOPS,
+# then (after " | ") each one's completed reads over the last two thirds.
+load() {
+	local p=$1 pid r1 r2 t1
+	fio --ioengine=libaio --direct=1 --rw=randread --bs=4k \
+		--iodepth="$depth" --runtime="$runtime" --time_based \
+		--output-format=json --output=/tmp/real.json \
+		--name=d1 --filename="/dev/mapper/${p}1" \
+		--name=d2 --filename="/dev/mapper/${p}2" >/dev/null &
+	pid=$!
+	t1=$((runtime / 3))
+	sleep "$t1"
+	r1=$(dm_reads "${p}1" "${p}2")
+	sleep $((runtime - 1 - t1))
+	r2=$(dm_reads "${p}1" "${p}2")
+	wait $pid || return 1
+	python3 - "$r1" "$r2" <<'PY'
+import json, sys
+j = json.load(open("/tmp/real.json"))
+r1 = [int(x) for x in sys.argv[1].split()]
+r2 = [int(x) for x in sys.argv[2].split()]
+print(*["%.0f" % job["read"]["iops"] for job in j["jobs"]], "|",
+      *[b - a for a, b in zip(r1, r2)])
+PY
+}
+
+printf '%-6s %8s %8s %7s  %-12s %s\n' round linear ioband ratio shares io_limit
+for r in $(seq 1 "$rounds"); do
+	for i in 1 2; do
+		dm_create "lin$i" "0 $(sectors "${parts[$((i - 1))]}") linear ${parts[$((i - 1))]} 0" ||
+			exit 1
+	done
+	lin=$(load lin) || exit 1
+	$DMSETUP remove lin1 && $DMSETUP remove lin2
+	for i in 1 2; do
+		w=$((i == 1 ? 300 : 100))
+		dm_create "band$i" "0 $(sectors "${parts[$((i - 1))]}") ioband ${parts[$((i - 1))]} 7 0 0 none weight 0 :$w" ||
+			exit 1
+	done
+	ib=$(load band) || exit 1
+	lim=$($DMSETUP message band1 0 show | head -1 | tr ' ' '\n' |
+		sed -n 's/^io_limit=//p')
+	$DMSETUP remove band1 && $DMSETUP remove band2
+	read -r ltot itot sh worst < <(python3 - "$lin" "$ib" <<'PY'
+import sys
+lin = [float(x) for x in sys.argv[1].split("|")[0].split()]
+ib, st = (x.split() for x in sys.argv[2].split("|"))
+ib = [float(x) for x in ib]
+st = [float(x) for x in st]
+sh = [100 * x / sum(st) for x in st]
+print("%.0f %.0f %s %.2f" % (sum(lin), sum(ib), "/".join("%.1f" % x for x in sh),
+      max(abs(sh[0] - 75), abs(sh[1] - 25))))
+PY
+)
+	ratio=$(awk -v a="$itot" -v b="$ltot" 'BEGIN { printf "%.1f", 100 * a / b }')
+	printf '%-6s %8s %8s %6s%%  %-12s %s\n' "$r" "$ltot" "$itot" "$ratio" "$sh" "$lim"
+	if [ "$assert" = 1 ]; then
+		check "round $r: dm-ioband does $ratio % of dm-linear (at least 95)" \
+			at_least "$ratio" 95
+		check "round $r: shares $sh within 2 points of 75/25 (worst $worst)" \
+			within "$worst" 0 2
+	fi
+done
+[ "$assert" = 1 ] && finish
+exit 0
