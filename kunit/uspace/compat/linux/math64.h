@@ -21,6 +21,11 @@ static inline u64 div64_u64(u64 dividend, u64 divisor)
 	return dividend / divisor;
 }
 
+static inline s64 div_s64(s64 dividend, s32 divisor)
+{
+	return dividend / divisor;
+}
+
 static inline u64 div64_u64_rem(u64 dividend, u64 divisor, u64 *remainder)
 {
 	*remainder = dividend % divisor;
