@@ -6,7 +6,6 @@
 #include <limits.h>
 #include <linux/types.h>
 
-#define U8_MAX ((u8)~0U)
 #define U32_MAX ((u32)~0U)
 #define U64_MAX ((u64)~0ULL)
 #define S64_MAX ((s64)(U64_MAX >> 1))
