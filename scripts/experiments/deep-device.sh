@@ -98,14 +98,12 @@ disk=$(nullb_create deep size=1024 memory_backed=0 hw_queue_depth="$tags" \
 # reads <prefix> <n>: completed reads (and writes, with --rw randrw) of
 # <prefix>1..n.
 reads() {
-	local d m r w out=()
-	for d in $(seq -f "$1%g" 1 "$2"); do
-		m=$($DMSETUP info -c --noheadings -o minor "$d") || return 1
-		read -r r _ _ _ w _ </sys/block/dm-"$((m))"/stat || return 1
-		[ "$rw" = randread ] && w=0
-		out+=("$((r + w))")
-	done
-	echo "${out[*]}"
+	# shellcheck disable=SC2046
+	if [ "$rw" = randread ]; then
+		dm_reads $(seq -f "$1%g" 1 "$2")
+	else
+		dm_ios $(seq -f "$1%g" 1 "$2")
+	fi
 }
 
 # run_fio <n> <prefix>: fio on <prefix>1..n; prints each device's IOPS,

@@ -195,13 +195,17 @@ table_refused() {
 }
 
 # dm_reads <name>...: completed reads of each device-mapper device, on one
-# line (/sys/block/dm-N/stat).
-dm_reads() {
-	local d m r out=()
+# line (/sys/block/dm-N/stat); dm_ios: its reads and writes.
+dm_reads() { dm_completed 0 "$@"; }
+dm_ios() { dm_completed 1 "$@"; }
+dm_completed() {
+	local writes=$1 d m r w out=()
+	shift
 	for d in "$@"; do
 		m=$($DMSETUP info -c --noheadings -o minor "$d") || return 1
-		read -r r _ </sys/block/dm-"$((m))"/stat || return 1
-		out+=("$r")
+		read -r r _ _ _ w _ </sys/block/dm-"$((m))"/stat || return 1
+		[ "$writes" = 1 ] || w=0
+		out+=("$((r + w))")
 	done
 	echo "${out[*]}"
 }
