@@ -46,7 +46,11 @@ check "a new cgroup of the same path is not bound" \
 check "detach /jobs/b by path" $DMSETUP message ioband1 0 detach /jobs/b
 check "remove the band device" $DMSETUP remove ioband1
 MADE_DM=()
+# Logged, not asserted: the removed /jobs/a stays dying here (1, also 20 s
+# on and after drop_caches, with the io controller alone below /jobs)
+# with dm-linear in place of dm-ioband too (IOBAND_CONTROLLER_OFF=1,
+# 2026-12-03): the kernel's in UML, not dm-ioband's.  blkcg-remove.sh and
+# the QEMU smp-stress assert that nothing of dm-ioband keeps a cgroup.
 sleep 1
-dying=$(awk '$1 == "nr_dying_descendants" { print $2 }' /sys/fs/cgroup/jobs/cgroup.stat)
-log "nr_dying_descendants of /jobs: $dying"
+log "nr_dying_descendants of /jobs: $(cg_dying jobs)"
 finish

@@ -12,6 +12,7 @@
 # (Documentation/testing.md, "Checks and the controller off").
 
 GTOP=${IOBAND_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+. "$(dirname "${BASH_SOURCE[0]}")/kmemleak.sh"
 NULLB_CFG=/sys/kernel/config/nullb
 DMSETUP="dmsetup --noudevsync"
 export DM_DISABLE_UDEV=1
@@ -299,6 +300,26 @@ cg_disk_sectors() {
 		if (kv[1] == "wbytes") w = kv[2] } }
 		END { printf "%d %d\n", r / 512, w / 512 }' \
 		"/sys/fs/cgroup/$1/io.stat"
+}
+
+# cg_dying <path>: the cgroups below <path> that were removed but are not
+# freed yet (its cgroup.stat's nr_dying_descendants).
+cg_dying() {
+	awk '$1 == "nr_dying_descendants" { print $2 }' \
+		"/sys/fs/cgroup/$1/cgroup.stat"
+}
+
+# cg_dying_gone <path> <seconds>: wait until no cgroup below <path> is
+# dying, at most <seconds>; false if some still are.  A removed cgroup is
+# freed once the last reference to it goes: its bios, its blkgs, a band
+# group of dm-ioband, the pages charged to its memory controller.
+cg_dying_gone() {
+	local i
+	for ((i = 0; i < $2 * 4; i++)); do
+		[ "$(cg_dying "$1")" = 0 ] && return 0
+		sleep 0.25
+	done
+	[ "$(cg_dying "$1")" = 0 ]
 }
 
 # cg_remove_all: remove the cgroups cg_make created, newest first (a test

@@ -28,6 +28,7 @@ E2E=$(cd "$(dirname "$0")/../../e2e" && pwd)
 REPO=$(cd "$E2E/../.." && pwd)
 DMSETUP="dmsetup --noudevsync"
 export DM_DISABLE_UDEV=1
+. "$REPO/scripts/lib/kmemleak.sh"
 
 # Tests that do not make sense here, with the reason (the details are in
 # Documentation/qemu.md); none today.  (features.sh was one: its io_limit
@@ -45,8 +46,7 @@ fi
 # The UML runner's settings the tests check (scripts/uml-run.sh): the
 # hung-task detector every 10 s (basic-verify asserts 60:1:10).
 echo 10 >/proc/sys/kernel/hung_task_check_interval_secs
-KML=/sys/kernel/debug/kmemleak
-[ -w $KML ] && { echo scan >$KML; echo clear >$KML; }
+kmemleak_begin
 T=/sys/kernel/tracing
 # "7 (expanded: 1408)" before the buffer was first used.
 trace_kb=$(sed -n 's/.*expanded: \([0-9]*\).*/\1/p; t; s/^\([0-9]*\).*/\1/p' $T/buffer_size_kb)
@@ -151,19 +151,9 @@ done
 why=
 rmmod dm_mod 2>/dev/null || why="$why; rmmod dm_mod refused"
 module_gone dm_mod || why="$why; dm_mod still loaded"
-if [ -w $KML ]; then
-	sleep 6 # kmemleak reports objects older than 5 s
-	echo scan >$KML
-	cat $KML >$res/kmemleak
-	log "kmemleak: $(grep -c '^unreferenced object' $res/kmemleak) unreferenced object(s) in all"
-	awk '/^unreferenced object/ { if (blk != "" && ours) printf "%s", blk; blk = ""; ours = 0 }
-		{ blk = blk $0 "\n" }
-		/ioband|[^a-z_]dm_|\[dm_mod\]|\] 0xffffffff[a-f]/ { ours = 1 }
-		END { if (blk != "" && ours) printf "%s", blk }' $res/kmemleak >$res/kmemleak.ours
-	if [ -s $res/kmemleak.ours ]; then
-		cat $res/kmemleak.ours
-		why="$why; kmemleak: objects of dm-mod or dm-ioband leaked"
-	fi
+if kmemleak_wanted || [ -w "$KMEMLEAK" ]; then
+	kmemleak_ours $res/kmemleak ||
+		why="$why; kmemleak: objects of dm-mod or dm-ioband leaked, or kmemleak off"
 	kml=", kmemleak"
 fi
 if [ -z "$why" ]; then

@@ -57,10 +57,7 @@ done
 [ "$CHECKS_FAILED" = 0 ] || done_
 
 # kmemleak (lockdep flavour): forget what the boot left, scan at the end.
-KML=/sys/kernel/debug/kmemleak
-if [ -w $KML ]; then
-	echo scan >$KML && echo clear >$KML
-fi
+kmemleak_begin
 
 check "modprobe dm-ioband" modprobe dm-ioband
 check "dm_ioband in lsmod" module_loaded
@@ -175,24 +172,12 @@ check "after the loop: no kioband thread" no_rescuer
 check "after the loop: no ioband slab cache" no_ioband_slab
 check "rmmod dm_mod" rmmod dm_mod
 
-# kmemleak_ours: no unreferenced object allocated from device-mapper code
-# (by name, or a bare address: the module is gone, so its frames are no
-# longer symbolized).
-kmemleak_ours() {
-	sleep 6	# kmemleak reports objects older than 5 s
-	echo scan >$KML
-	cat $KML >/tmp/kmemleak
-	n=$(grep -c '^unreferenced object' /tmp/kmemleak)
-	log "kmemleak: $n unreferenced object(s) in all"
-	awk '/^unreferenced object/ { if (blk != "" && ours) printf "%s", blk; blk = ""; ours = 0 }
-		{ blk = blk $0 "\n" }
-		/ioband|[^a-z_]dm_|\[dm_mod\]|\] 0xffffffff[a-f]/ { ours = 1 }
-		END { if (blk != "" && ours) printf "%s", blk }' /tmp/kmemleak >/tmp/kmemleak.ours
-	[ ! -s /tmp/kmemleak.ours ] && return 0
-	cat /tmp/kmemleak.ours
-	return 1
-}
-[ -w $KML ] && check "kmemleak: nothing leaked by dm-mod or dm-ioband" kmemleak_ours
+if kmemleak_wanted || [ -w "$KMEMLEAK" ]; then
+	check "kmemleak: nothing leaked by dm-mod or dm-ioband" \
+		kmemleak_ours /tmp/kmemleak
+else
+	log "kmemleak: not in the $IOBAND_FLAVOUR kernel"
+fi
 check "dmesg has no dm-ioband error" sh -c '! dmesg | grep -i "ioband" | grep -qi -e error -e fail'
 dmesg | grep -i ioband | tail -5 | sed 's/^/dmesg: /'
 # KCSAN flavour: its counters show that it was watching.

@@ -14,7 +14,10 @@
 #    under RCU);
 #  - band devices created and removed in the device group while the
 #    others run.
-# Then: fio verified every block, both devices are live and schedule again.
+# Then: fio verified every block, both devices are live and schedule again,
+# and nothing leaked: no cgroup of the stress is left dying once the band
+# devices are removed, and kmemleak finds nothing of dm-mod or dm-ioband
+# (lockdep flavour, where a kmemleak missing or off fails the test).
 # The kernel runs with panic_on_warn (lockdep, KASAN or KCSAN flavour): any
 # report fails the run.  fio WRITES to the partitions.
 . "$(dirname "$0")/../../lib/guest.sh"
@@ -25,6 +28,7 @@ ncpu=$(nproc)
 bin=$(command -v iobstress) || bin=/tmp/iobstress
 [ -x "$bin" ] || gcc -O2 -o "$bin" "$GTOP/scripts/qemu/tools/iobstress.c" || exit 1
 modprobe dm-ioband 2>/dev/null
+kmemleak_begin
 log "# $ncpu CPUs, ${secs}s"
 sz=$(sectors "${disk}5")
 tab() { echo "0 $sz ioband ${disk}$1 9 0 4 uid weight 0 :100 0:50"; }
@@ -156,11 +160,22 @@ fio --ioengine=libaio --direct=1 --bs=4k --iodepth=32 --rw=randread \
 	--name=a --filename=/dev/mapper/band5
 h=$($DMSETUP status band5 | awk '{ print $7 + $14 }')
 check "bios are held again after the stress ($h)" test "${h:-0}" -gt 0
-dying=$(awk '$1 == "nr_dying_descendants" { print $2 }' /sys/fs/cgroup/stress/cgroup.stat)
-log "nr_dying_descendants of /stress: $dying"
 for i in 5 6 7; do
 	check "remove band$i" $DMSETUP remove "band$i"
 done
 MADE_DM=()
+# Leaks.  Every cgroup made under /stress was removed, some with bios
+# held; with the band devices gone nothing of dm-ioband refers to them,
+# and each is freed once RCU and the cgroup release work have run (0
+# already when the band devices were still there, in every run so far):
+# 10 s is ample.  Then kmemleak (lockdep flavour).
+cg_dying_gone stress 10
+dying=$(cg_dying stress)
+check "nr_dying_descendants of /stress back to 0 within 10 s ($dying)" \
+	test "$dying" = 0
+if kmemleak_wanted || [ -w "$KMEMLEAK" ]; then
+	check "kmemleak: nothing leaked by dm-mod or dm-ioband" \
+		kmemleak_ours /tmp/kmemleak
+fi
 log "$CHECKS_PASSED passed, $CHECKS_FAILED failed"
 [ "$CHECKS_FAILED" = 0 ]

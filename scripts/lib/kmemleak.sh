@@ -1,0 +1,37 @@
+# shellcheck shell=bash
+# kmemleak helpers for the tests in the QEMU guest (scripts/lib/guest.sh
+# and scripts/qemu/tests/e2e.sh source this; the caller defines log).
+#
+# kmemleak, in the QEMU lockdep flavour (scripts/configs/qemu-lockdep.config:
+# scanned on demand).  kmemleak_wanted: the kernel must have it, so a test
+# fails when it is missing or off rather than reading "0 objects".
+KMEMLEAK=${IOBAND_KMEMLEAK:-/sys/kernel/debug/kmemleak}
+kmemleak_wanted() { [ "${IOBAND_FLAVOUR:-}" = lockdep ]; }
+
+# kmemleak_begin: forget the objects that are unreferenced now (the boot's,
+# an earlier test's).
+kmemleak_begin() {
+	[ -w "$KMEMLEAK" ] || return 0
+	echo scan >"$KMEMLEAK" && echo clear >"$KMEMLEAK"
+}
+
+# kmemleak_ours <file>: scan, keep the report in <file>; false if an
+# unreferenced object was allocated from device-mapper code (by name, or
+# a bare address: once the module is gone its frames are no longer
+# symbolized; those objects go to <file>.ours) or if kmemleak is missing
+# or off (it refuses the scan).
+kmemleak_ours() {
+	local out=$1
+	[ -w "$KMEMLEAK" ] || { log "kmemleak: no $KMEMLEAK"; return 1; }
+	sleep 6 # kmemleak reports objects older than 5 s
+	echo scan >"$KMEMLEAK" || { log "kmemleak: the scan was refused (off?)"; return 1; }
+	cat "$KMEMLEAK" >"$out" || return 1
+	log "kmemleak: $(grep -c '^unreferenced object' "$out") unreferenced object(s) in all"
+	awk '/^unreferenced object/ { if (blk != "" && ours) printf "%s", blk; blk = ""; ours = 0 }
+		{ blk = blk $0 "\n" }
+		/ioband|[^a-z_]dm_|\[dm_mod\]|\] 0xffffffff[a-f]/ { ours = 1 }
+		END { if (blk != "" && ours) printf "%s", blk }' "$out" >"$out.ours"
+	[ ! -s "$out.ours" ] && return 0
+	cat "$out.ours"
+	return 1
+}
