@@ -15,7 +15,7 @@
 # of it while /t/x's self-given floor was served first, and /p's children
 # got their whole floors.
 . "$(dirname "$0")/../lib/guest.sh"
-plan 8
+plan 9
 
 CG=/sys/fs/cgroup
 NOBODY=65534
@@ -119,15 +119,30 @@ dispatched() {
 		split($i, kv, "="); if (kv[1] == "ioband.dispatched") n = kv[2] } }
 		END { print n + 0 }' "$CG/$1/io.stat"
 }
+# floor:<cg> counts the bios dispatched to meet <cg>'s floor instead (its
+# group's floor_dispatched in show).
+floor_dispatched() {
+	$DMSETUP message ioband1 0 show |
+		awk -v g="group=cgroup:$(stat -c %i "$CG/$1")" '$1 == g {
+			for (i = 2; i <= NF; i++) { split($i, kv, "=")
+				if (kv[1] == "floor_dispatched") n = kv[2] } }
+			END { print n + 0 }'
+}
+count() {
+	case $1 in
+	floor:*) floor_dispatched "${1#floor:}" ;;
+	*) dispatched "$1" ;;
+	esac
+}
 rates() {
 	local c t0 t1 r0=() i=0
 	sleep 2
 	t0=$(date +%s%N)
-	for c in "$@"; do r0+=("$(dispatched "$c")"); done
+	for c in "$@"; do r0+=("$(count "$c")"); done
 	sleep 4
 	t1=$(date +%s%N)
 	for c in "$@"; do
-		awk -v a="${r0[i]}" -v b="$(dispatched "$c")" -v t=$((t1 - t0)) \
+		awk -v a="${r0[i]}" -v b="$(count "$c")" -v t=$((t1 - t0)) \
 			'BEGIN { printf "%.1f ", (b - a) * 1e9 / t }'
 		i=$((i + 1))
 	done
@@ -172,15 +187,22 @@ bpid=$!
 fio_args /tmp/deleg-q.json 9
 cg_run q "${FIO[@]}" --iodepth=32 >/dev/null 2>&1 &
 qpid=$!
-read -r a b q < <(rates p/a p/b q)
+read -r a b q fa fb < <(rates p/a p/b q floor:p/a floor:p/b)
 wait $apid $bpid $qpid
 ab=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.1f", a + b }')
-log "/p/a $a, /p/b $b, /q $q I/Os per second"
-# The bounds: shared, 200 (181 with make check's background build
-# beside it); not shared, 400; the lower ones leave room for a loaded
-# machine, where a submitter short of CPU does not always use its floor.
-check "/p/a and /p/b get $ab I/Os per second in all: /p's floor of 200, shared (130 to 280)" \
-	sh -c "awk -v t=$ab 'BEGIN { exit !(t >= 130 && t <= 280) }'"
+fab=$(awk -v a="$fa" -v b="$fb" 'BEGIN { printf "%.1f", a + b }')
+log "/p/a $a, /p/b $b, /q $q I/Os per second; to meet the floors: /p/a $fa, /p/b $fb"
+# What the floors served, not all that /p/a and /p/b got: where /q's
+# submitter, short of CPU (the QEMU guest under TCG), leaves its queue
+# empty for a moment, its slots go to them, as they should (work
+# conservation), and their total says nothing about the floors (130 to
+# 280 was asserted on it: 298.6, 372.5 and 349.8 I/Os a second in the
+# QEMU guest on 2026-12-03, with 530 to 705 left to /q).  Shared, the
+# floors serve 200 a second in all; not shared, 400.
+check "the floors served /p/a and /p/b $fab I/Os per second in all: /p's floor of 200, shared (at most 250; 400 if not)" \
+	sh -c "awk -v t=$fab 'BEGIN { exit !(t <= 250) }'"
+check "/p/a and /p/b get $ab I/Os per second in all: at least most of /p's floor (130)" \
+	sh -c "awk -v t=$ab 'BEGIN { exit !(t >= 130) }'"
 check "in proportion to what they ask: /p/a $a, /p/b $b (each at least 50)" \
 	sh -c "awk -v a=$a -v b=$b 'BEGIN { exit !(a >= 50 && b >= 50) }'"
 finish
