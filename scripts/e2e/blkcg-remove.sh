@@ -16,7 +16,7 @@ sz=$(sectors "$disk")
 check "create a band device of type cgroup, no band groups" dm_create ioband1 \
 	"0 $sz ioband $disk 1 0 0 cgroup weight 0 :100"
 band=$(dm_majmin ioband1)
-dying() { awk '$1 == "nr_dying_descendants" { print $2 }' $CG/tr/cgroup.stat; }
+dying() { cg_dying tr; }
 queued() {
 	$DMSETUP message ioband1 0 show | awk -v g="group=cgroup:$1" '$1 == g {
 		for (i = 2; i <= NF; i++) if ($i ~ /^queued=/) print substr($i, 8) }'
@@ -51,10 +51,7 @@ check "/tr/x's group handed its held bios on (it holds '$q', empty: gone)" test 
 wait $fpid
 check "fio ended well (exit $?)" test $? = 0
 # Its held bios are dispatched at its ceiling: a second or so.
-for _ in $(seq 1 40); do
-	[ "$(dying)" = 0 ] && break
-	sleep 0.25
-done
+cg_dying_gone tr 10
 check "nr_dying_descendants of /tr back to 0 ($(dying))" test "$(dying)" = 0
 check "its group went with it" sh -c "! $DMSETUP message ioband1 0 show | grep -q 'group=cgroup:$id '"
 
@@ -77,9 +74,6 @@ check "reload the table while the removed /tr/y holds $q bios" \
 wait $fpid
 check "remove the band device" $DMSETUP remove ioband1
 MADE_DM=()
-for _ in $(seq 1 40); do
-	[ "$(dying)" = 0 ] && break
-	sleep 0.25
-done
+cg_dying_gone tr 10
 check "nr_dying_descendants of /tr back to 0 again ($(dying))" test "$(dying)" = 0
 finish
