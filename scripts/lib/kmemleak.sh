@@ -3,10 +3,13 @@
 # and scripts/qemu/tests/e2e.sh source this; the caller defines log).
 #
 # kmemleak, in the QEMU lockdep flavour (scripts/configs/qemu-lockdep.config:
-# scanned on demand).  kmemleak_wanted: the kernel must have it, so a test
-# fails when it is missing or off rather than reading "0 objects".
+# scanned on demand).  kmemleak_wanted: a test scans it at its end, in
+# any kernel that has it, and in the lockdep flavour always, so that a
+# kmemleak missing or off there fails rather than reads "0 objects".
 KMEMLEAK=${IOBAND_KMEMLEAK:-/sys/kernel/debug/kmemleak}
-kmemleak_wanted() { [ "${IOBAND_FLAVOUR:-}" = lockdep ]; }
+kmemleak_wanted() {
+	[ "${IOBAND_FLAVOUR:-}" = lockdep ] || [ -w "$KMEMLEAK" ]
+}
 
 # kmemleak_begin: forget the objects that are unreferenced now (the boot's,
 # an earlier test's).
