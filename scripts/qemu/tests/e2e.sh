@@ -13,9 +13,9 @@
 #
 # At the end: rmmod dm_mod, and in the lockdep flavour kmemleak finds
 # nothing allocated by dm-mod or dm-ioband.  Prints one line per test
-# (PASS/FAIL, its check count against its plan, its time) under "=== e2e
-# summary", then "N passed, M failed"; exits non-zero if any test or
-# module check failed.
+# (PASS/FAIL, its check count against its plan, its time; under a failed
+# one its first five "not ok" lines) under "=== e2e summary", then "N
+# passed, M failed"; exits non-zero if any test or module check failed.
 #
 #   e2e.sh [TEST...]      names of scripts/e2e/*.sh without .sh; default all
 #
@@ -143,6 +143,10 @@ for t in "${tests[@]}"; do
 	else
 		failed=$((failed + 1))
 		summary+=("$(printf 'FAIL  %-26s %5ss  %s%s' "$t" "$secs" "$counts" "$why")")
+		# Its failed checks, under it: make check shows only the
+		# summary's lines of a failed QEMU step.
+		nok=$(grep '^not ok' "$res/$t.out" | head -5 | sed 's/^/        | /')
+		[ -z "$nok" ] || summary+=("$nok")
 	fi
 done
 
