@@ -148,7 +148,9 @@ check "remove the uid band device" $DMSETUP remove ioband1
 # show's scheduler fields under load: two band devices of one device group
 # on two slices of this disk (8 tags x 4 ms: 2,000 I/Os a second at most),
 # 32 reads in flight on each, sampled 2 s after bios are first held (fio
-# starts slowly in a TCG guest: nothing yet after 2 s there once).
+# starts slowly in a TCG guest: nothing yet after 2 s there once), at the
+# first of up to 20 samples with bios held: in a TCG guest fio, short of
+# CPU, had none outstanding beyond the limit in 3 of 20 samples.
 dm_linear_slices "$dev" 2 part || exit 1
 psz=$(sectors /dev/mapper/part1)
 for i in 1 2; do
@@ -166,7 +168,12 @@ for _ in $(seq 1 40); do
 	[ "${h:-0}" -gt 0 ] && break
 done
 sleep 2
-shown=$($DMSETUP message iobandf1 0 show)
+for _ in $(seq 1 20); do
+	shown=$($DMSETUP message iobandf1 0 show)
+	h=$(echo "$shown" | line_field held)
+	[ "${h:-0}" -gt 0 ] && break
+	sleep 0.25
+done
 kill $fp 2>/dev/null
 wait $fp
 log "show under load: $(echo "$shown" | tr '\n' '|')"
@@ -177,10 +184,12 @@ check "periods=$(f periods): estimation periods ended (at least 20 in 2 s)" \
 check "lat_avg_us=$(f lat_avg_us): at least the disk's 4,000 us, under 40,000" \
 	in_range "$(f lat_avg_us)" 4000 40000
 # iops is the last period's: 20 ms of a disk that completes its 8 tags
-# together every 4 ms sees whole steps or not (999 seen): a quarter at
-# least, the disk's 2,000 at most (10 % for the period's edges).
-check "iops=$(f iops): at most the disk's 2,000 (and 10 %), at least 500" \
-	in_range "$(f iops)" 500 2200
+# together every 4 ms sees whole steps or not (999 seen in UML), and a
+# TCG guest short of CPU serves less (398 to 1,167 in 80 samples): a
+# twentieth at least, the disk's 2,000 at most (10 % for the period's
+# edges).
+check "iops=$(f iops): at most the disk's 2,000 (and 10 %), at least 100" \
+	in_range "$(f iops)" 100 2200
 check "in_flight=$(f in_flight) within io_limit=$(f io_limit), held=$(f held) > 0" \
 	sh -c "[ '$(f in_flight)' -le '$(f io_limit)' ] && [ '$(f held)' -gt 0 ]"
 check "slack=$(f slack), ceiling=$(f ceiling), capacity=$(f capacity): io_limit is capacity plus slack (and one)" \
