@@ -1,9 +1,12 @@
 #!/bin/bash
 # dm-ioband as a blk-cgroup policy: io.ioband.limits (floors and ceilings
 # per cgroup and band device, in io.max's line format) and dm-ioband's
-# counters in io.stat, on a band device of type cgroup with no attach.
+# counters in io.stat, on a band device of type cgroup with no attach:
+# ceilings in I/Os and bytes, a floor in bytes, io.stat's own bios only
+# (not a child's) and with group type none, and the files and the table
+# kept apart.
 . "$(dirname "$0")/../lib/guest.sh"
-plan 17
+plan 28
 
 CG=/sys/fs/cgroup
 cg_setup || exit 1
@@ -14,6 +17,7 @@ sz=$(sectors "$disk")
 check "create a band device of type cgroup, no band groups" dm_create ioband1 \
 	"0 $sz ioband $disk 1 0 0 cgroup weight 0 :100"
 band=$(dm_majmin ioband1)
+table0=$($DMSETUP table ioband1)
 below=$(cat /sys/block/"$(basename "$disk")"/dev)
 L=$CG/ta/io.ioband.limits
 
@@ -56,9 +60,87 @@ check "and the time held ($hu us)" at_least "${hu:-0}" 1000000
 check "/tb's io.stat has no ioband counters" \
 	sh -c "! grep -q '^$band .*ioband.dispatched=[1-9]' $CG/tb/io.stat"
 
+# fio_json <file> <field>: the first job's read <field> (bw: KiB/s).
+fio_json() {
+	python3 -c 'import json, sys
+j = json.load(open(sys.argv[1]))
+print("%.1f" % j["jobs"][0]["read"][sys.argv[2]])' "$1" "$2" 2>/dev/null
+}
+
+# A ceiling in bytes: 409,600 bytes a second (400 KB/s, 100 reads of 4 KiB).
+check "'$band max_iops=max max_bps=409600' is taken" \
+	sh -c "echo '$band max_iops=max max_bps=409600' > $L"
+cg_run ta fio --name=ta --filename=/dev/mapper/ioband1 --direct=1 \
+	--rw=randread --bs=4k --iodepth=8 --ioengine=libaio --runtime=5 \
+	--time_based --output-format=json --output=/tmp/tb.json >/dev/null 2>&1
+bw=$(fio_json /tmp/tb.json bw)
+check "/ta read $bw KB/s, within 20 of its ceiling of 400" within "$bw" 400 20
+check "max_bps=max drops it" sh -c "echo '$band max_bps=max' > $L"
+
+# The files never change the table, and dmsetup never changes the files.
+check "the writes above left the table as it was" \
+	test "$($DMSETUP table ioband1)" = "$table0"
+echo "$band max_iops=300" >$L
+echo "$band 700" >$CG/ta/io.ioband.weight
+f0=$(cat $L $CG/ta/io.ioband.weight)
+$DMSETUP message ioband1 0 weight :300
+$DMSETUP message ioband1 0 limits default max=50iops
+check "the default group's weight and limits changed by message, /ta's files did not" \
+	test "$(cat $L $CG/ta/io.ioband.weight)" = "$f0"
+$DMSETUP message ioband1 0 limits default none
+$DMSETUP message ioband1 0 weight :100
+echo "$band default" >$CG/ta/io.ioband.weight
+echo "$band max_iops=max" >$L
+
+# A floor in bytes: /ta at weight 1 with min_bps of 2 MiB a second (512
+# reads of 4 KiB, a quarter of the disk's 2,000) against /tb at weight
+# 1,000, both with 8 reads in flight.  By its weight alone /ta would get
+# 0.1 %.
+echo "$band 1" >$CG/ta/io.ioband.weight
+echo "$band 1000" >$CG/tb/io.ioband.weight
+check "'$band min_bps=2097152' is taken" sh -c "echo '$band min_bps=2097152' > $L"
+fio_cg() {
+	cg_run "$1" fio --name="$1" --filename=/dev/mapper/ioband1 --direct=1 \
+		--rw=randread --bs=4k --iodepth=8 --ioengine=libaio --runtime=5 \
+		--time_based --output-format=json --output="/tmp/$1.json" \
+		>/dev/null 2>&1
+}
+fio_cg ta & p1=$!
+fio_cg tb & p2=$!
+wait $p1 $p2
+bwa=$(fio_json /tmp/ta.json bw) bwb=$(fio_json /tmp/tb.json bw)
+check "/ta (weight 1) read $bwa KB/s against /tb's $bwb: its floor of 2,048 (10 % slack)" \
+	at_least "$bwa" 1843
+echo "$band min_bps=0" >$L
+echo "$band default" >$CG/ta/io.ioband.weight
+echo "$band default" >$CG/tb/io.ioband.weight
+
+# io.stat counts a cgroup's own bios, not its children's.
+echo +io >$CG/ta/cgroup.subtree_control
+cg_make ta/kid || exit 1
+dta=$(grep "^$band " $CG/ta/io.stat | tr ' ' '\n' | sed -n 's/^ioband.dispatched=//p')
+cg_run ta/kid dd if=/dev/mapper/ioband1 of=/dev/null bs=4k count=100 iflag=direct 2>/dev/null
+dkid=$(grep "^$band " $CG/ta/kid/io.stat | tr ' ' '\n' | sed -n 's/^ioband.dispatched=//p')
+dta2=$(grep "^$band " $CG/ta/io.stat | tr ' ' '\n' | sed -n 's/^ioband.dispatched=//p')
+check "/ta/kid's 100 reads are in its io.stat ($dkid), not in /ta's ($dta -> $dta2)" \
+	test "${dkid:-0}" = 100 -a "$dta2" = "$dta"
+
+# With group type none the files are not used, and io.stat still counts.
+disk2=$(nullb_create disk2 size=16) || exit 1
+check "a band device of type none" dm_create ioband2 \
+	"0 $(sectors "$disk2") ioband $disk2 2 0 0 none weight 0 :100"
+band2=$(dm_majmin ioband2)
+cg_run tb dd if=/dev/mapper/ioband2 of=/dev/null bs=4k count=50 iflag=direct 2>/dev/null
+d2=$(grep "^$band2 " $CG/tb/io.stat | tr ' ' '\n' | sed -n 's/^ioband.dispatched=//p')
+check "type none: /tb's 50 reads counted in its io.stat ($d2)" test "${d2:-0}" = 50
+check "remove ioband2" $DMSETUP remove ioband2
+echo "$band min_bps=4096 max_iops=100" >$L
+
 check "'max' drops the ceiling" sh -c "echo '$band max_iops=max' > $L &&
 	grep -qx '$band min_iops=0 min_bps=4096 max_iops=max max_bps=max' $L"
 check "no limit left: no line" sh -c "echo '$band min_bps=0' > $L && test ! -s $L"
+st=$(grep "^$band " $CG/ta/io.stat)
+h=$(key ioband.held)
 cg_run ta dd if=/dev/mapper/ioband1 of=/dev/null bs=4k count=200 iflag=direct 2>/dev/null
 st=$(grep "^$band " $CG/ta/io.stat)
 h2=$(key ioband.held)
