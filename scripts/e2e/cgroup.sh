@@ -1,10 +1,11 @@
 #!/bin/bash
 # Group type cgroup: attach by path and by id, descendants count to the
 # nearest attached ancestor, buffered writeback counts to the cgroup that
-# dirtied the pages, bad cgroups are refused, and a cgroup removed while
-# its bios are held loses nothing.
+# dirtied the pages, bad cgroups are refused, a cgroup removed while
+# its bios are held loses nothing, and paths are resolved in the cgroup
+# namespace of the task that sends the message.
 . "$(dirname "$0")/../lib/guest.sh"
-plan 31
+plan 36
 
 cg_setup
 cg_make A/child
@@ -137,5 +138,35 @@ wait $fio_dflt
 check "the other job finished" test $? = 0
 check "detach /A after its child is gone" $DMSETUP message ioband1 0 detach /A
 check "rmdir /A" rmdir /sys/fs/cgroup/A
+
+# 5. A path is resolved from the root of the cgroup namespace of the
+# task that sends the message: in a namespace rooted at /N, "/E" is
+# /N/E, which the root namespace does not know as /E.  The namespace is
+# made by a process in /N, which then leaves /N so that /N may enable io
+# for its children.
+cg_make N
+# (not cg_run, a function: in the background it would run in a subshell,
+# and $! would not be the process that made the namespace)
+sh -c 'echo $$ >/sys/fs/cgroup/N/cgroup.procs && exec unshare --cgroup sleep 60' &
+nsp=$!
+for _ in $(seq 1 40); do
+	[ "$(readlink /proc/$nsp/ns/cgroup)" != "$(readlink /proc/self/ns/cgroup)" ] &&
+		break
+	sleep 0.05
+done
+echo "$nsp" >/sys/fs/cgroup/cgroup.procs
+echo +io >/sys/fs/cgroup/N/cgroup.subtree_control
+cg_make N/E
+refused_msg attach /E
+check "attach /E from a cgroup namespace rooted at /N" \
+	nsenter --cgroup="/proc/$nsp/ns/cgroup" $DMSETUP message ioband1 0 attach /E
+kill "$nsp"
+wait "$nsp" 2>/dev/null
+cg_run N/E dd if=/dev/mapper/ioband1 of=/dev/null bs=4k count=16 \
+	iflag=direct 2>/dev/null
+check "/N/E's reads count to the band group /E ($(group_field /E 3) sectors)" \
+	test "$(group_field /E 3)" = 128
+check "detach /E by the path as given" $DMSETUP message ioband1 0 detach /E
+check "rmdir /N/E" rmdir /sys/fs/cgroup/N/E
 check "remove" $DMSETUP remove ioband1
 finish
