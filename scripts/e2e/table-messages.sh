@@ -2,7 +2,7 @@
 # dmsetup create/table/status/message round trips; every bad table line
 # and every bad message is refused and changes nothing.
 . "$(dirname "$0")/../lib/guest.sh"
-plan 74
+plan 77
 
 dev=$(nullb_create disk size=64) || exit 1
 sz=$(sectors "$dev")
@@ -174,6 +174,15 @@ for _ in $(seq 1 20); do
 	[ "${h:-0}" -gt 0 ] && break
 	sleep 0.25
 done
+# The idle window: automatic, twice the least latency (8 ms here) within
+# 1 to 10 ms; fixed by a message, and automatic again at idle_window 0
+# from the next estimation period on (one every 20 ms or so here).
+aw=$(echo "$shown" | line_field idle_window_us)
+$DMSETUP message iobandf1 0 idle_window 5000
+w5=$($DMSETUP message iobandf1 0 show | line_field idle_window_us)
+$DMSETUP message iobandf1 0 idle_window 0
+sleep 0.5
+w0=$($DMSETUP message iobandf1 0 show | line_field idle_window_us)
 kill $fp 2>/dev/null
 wait $fp
 log "show under load: $(echo "$shown" | tr '\n' '|')"
@@ -198,6 +207,10 @@ check "overcommitted=$(f overcommitted): no floors, not overcommitted" \
 	test "$(f overcommitted)" = 0
 check "the default group's line: in_flight=$(gf in_flight) floor_dispatched=$(gf floor_dispatched) think_us=$(gf think_us)" \
 	sh -c "[ '$(gf in_flight)' -le '$(f in_flight)' ] && [ '$(gf floor_dispatched)' = 0 ] && [ -n '$(gf think_us)' ]"
+check "idle_window_us=$aw under load: twice the disk's 4,000 us, at most 10,000" \
+	in_range "$aw" 8000 10000
+check "idle_window 5000 sets it: $w5" test "$w5" = 5000
+check "idle_window 0 makes it automatic again: $w0" in_range "$w0" 8000 10000
 for i in 1 2; do $DMSETUP remove "iobandf$i"; done
 for i in 1 2; do $DMSETUP remove "part$i"; done
 finish
