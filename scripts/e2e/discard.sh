@@ -1,8 +1,9 @@
 #!/bin/bash
 # Discards are counted in status, charged and held to ceilings like any
-# write; empty flushes still pass straight through.
+# write, at most 1 MiB each under a KB/s ceiling; empty flushes still
+# pass straight through.
 . "$(dirname "$0")/../lib/guest.sh"
-plan 9
+plan 11
 
 dev=$(nullb_create disk size=64 discard=1) || exit 1
 sz=$(sectors "$dev")
@@ -33,5 +34,25 @@ check "some were held to the ceiling ($(echo "$st" | awk '{ print $10 }'))" \
 n=$(echo "$st" | awk '{ print $9 }')
 check "at most 110 discards a second ($n in $ms ms)" \
 	test "$((n * 1000))" -le "$((110 * ms))"
+# Under a KB/s ceiling a discard is charged its size, at most 1 MiB: 12
+# discards of 4 MiB, 4 at a time, at 4,096 KB/s go at 4 a second after
+# the first (at 1 a second if charged 4 MiB, all at once if not charged).
+$DMSETUP message ioband1 0 limits default max=4096kbps
+$DMSETUP message ioband1 0 reset
+fio --name=big --filename=/dev/mapper/ioband1 --rw=trim --bs=4m --direct=1 \
+	--size=48M --ioengine=libaio --iodepth=4 --output-format=json \
+	--output=/tmp/trim4m.json
+# fio's own time for the job (its start, slow in UML and QEMU, left out)
+ms=$(python3 -c 'import json
+print(json.load(open("/tmp/trim4m.json"))["jobs"][0]["trim"]["runtime"])' 2>/dev/null)
+ms=${ms:-0}
+st=$($DMSETUP status ioband1)
+n=$(echo "$st" | awk '{ print $9 }')
+log "status after the 4 MiB discards: $st"
+check "12 discards of 4 MiB counted as 12 writes of 8,192 sectors ($n, $(echo "$st" | awk '{ print $11 }') sectors)" \
+	test "$n" = 12 -a "$(echo "$st" | awk '{ print $11 }')" = 98304
+check "charged 1 MiB each at 4,096 KB/s: 2 to 4.4 a second after the first (${n:-0} in $ms ms)" \
+	sh -c "[ $(((${n:-1} - 1) * 1000)) -le $((44 * ms / 10)) ] && [ $(((${n:-1} - 1) * 1000)) -ge $((2 * ms)) ]"
+$DMSETUP message ioband1 0 limits default none
 check "a flush passes" sh -c "sync /dev/mapper/ioband1 && blockdev --flushbufs /dev/mapper/ioband1"
 finish
