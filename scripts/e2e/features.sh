@@ -18,7 +18,7 @@
 #      and held to a ceiling, empty flushes passed straight through.
 # 73 to 89 s under scripts/uml-run.sh (debug kernel, boot included).
 . "$(dirname "$0")/../lib/guest.sh"
-plan 119
+plan 121
 
 T=/sys/kernel/tracing
 dev=$(nullb_create disk size=64) || exit 1
@@ -414,6 +414,23 @@ check "a 1 MiB write: 2048 sectors in bios of at most 24 KiB, none across a mult
 	sh -c "echo '$sp' | awk '{ exit !(\$1 >= 43 && \$3 == 2048 && \$4 <= 48 && \$5 == 0) }'"
 check "and counted as such in status ($st)" \
 	test "$(echo "$st" | awk '{ print $9, $11 }')" = "$(echo "$sp" | awk '{ print $1 }') 2048"
+# The size is read when the table is loaded: max_sectors_kb 16 below and
+# a reload, and a 1 MiB write goes in bios of at most 16 KiB, none across
+# a multiple of 16 KiB.
+echo 16 >"/sys/block/${disk3#/dev/}/queue/max_sectors_kb"
+t11=$($DMSETUP table ioband11)
+check "max_sectors_kb 16 below, reload ioband11" \
+	sh -c "$DMSETUP load ioband11 --table '$t11' && $DMSETUP resume ioband11"
+echo >$T/trace
+echo 1 >$T/events/dm_ioband/dm_ioband_dispatch/enable
+dd if=/dev/zero of=/dev/mapper/ioband11 bs=1M count=1 oflag=direct status=none
+echo 0 >$T/events/dm_ioband/dm_ioband_dispatch/enable
+sp=$(awk '/ dm_ioband_dispatch: .* dg 12 / { for (i = 1; i < NF; i++) if ($i == "+") {
+		s = $(i - 1); n = $(i + 1) }
+	c++; t += n; if (n > m) m = n; if (int(s / 32) != int((s + n - 1) / 32)) x++ }
+	END { printf "%d bios %d %d %d\n", c, t, m, x }' $T/trace)
+check "after the reload: 2048 sectors in bios of at most 16 KiB, none across a multiple of 16 KiB ($sp)" \
+	sh -c "echo '$sp' | awk '{ exit !(\$1 >= 64 && \$3 == 2048 && \$4 <= 32 && \$5 == 0) }'"
 $DMSETUP remove ioband11
 
 # Swap: REQ_SWAP writes are counted but never held.  Device group 11,
