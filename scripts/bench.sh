@@ -47,12 +47,13 @@ experiments=(
 # what is measured.
 pinned=" overhead "
 
-commit=$(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo unknown)
 if ! git -C "$TOP" diff --quiet HEAD 2>/dev/null; then
 	[ "${BENCH_DIRTY:-0}" = 1 ] ||
 		die "uncommitted changes: commit them first (or BENCH_DIRTY=1)"
-	commit="$commit (with uncommitted changes)"
 fi
+# "commit <short> (clean tree)", or "(with uncommitted changes)"
+commit=$(source_state)
+commit=${commit#commit }
 
 failed=0
 for e in "${experiments[@]}"; do
@@ -109,7 +110,10 @@ fi
 	echo "seed's own figures under their tables; cgroup-*, range-bw and"
 	echo "deep-device test what the seeds did not (cgroups, floors and"
 	echo "ceilings, a deep device); overhead is the cost per bio against"
-	echo "dm-linear."
+	echo "dm-linear.  Each table's first line names the commit it was made at"
+	echo "and whether the tree was clean; tables made before 2026-12-03 name"
+	echo "the commit only, and came from clean trees (\`make bench\` refuses"
+	echo "uncommitted changes unless BENCH_DIRTY=1, and then says so)."
 	for e in "${experiments[@]}"; do
 		name=${e%%|*}
 		[ -f "$res/$name.txt" ] || continue

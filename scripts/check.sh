@@ -41,9 +41,8 @@ mkdir -p "$LOGS"
 # For check-times.txt: what ran, where and when, taken at the start.
 times=()
 times_date=$(date -u '+%Y-%m-%d %H:%M UTC')
-times_commit=$(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo unknown)
-git -C "$TOP" diff --quiet HEAD 2>/dev/null ||
-	times_commit="$times_commit (with uncommitted changes)"
+times_commit=$(source_state)
+times_commit=${times_commit#commit }
 times_machine="$(nproc) cores, $(. /etc/os-release 2>/dev/null &&
 	echo "${PRETTY_NAME:-unknown system}"), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
@@ -207,6 +206,8 @@ kdoc() (
 step kernel-doc kdoc
 # The figures README.md and Documentation/*.md show are those of results/.
 step readme "$TOP/scripts/update-readme.sh" --check
+# Every table in results/ names the commit it was made at.
+step results "$TOP/scripts/check-results.sh"
 # The admin guide renders (docutils), and the objects build for 32-bit x86
 # (cgroup ids do not fit an unsigned long there).
 step rst "$TOP/scripts/check-rst.sh"

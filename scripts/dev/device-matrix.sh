@@ -26,7 +26,7 @@ fi
 "$TOP/scripts/build-uml.sh" perf >/dev/null
 tmp=$(mktemp)
 {
-	echo "Made by scripts/dev/device-matrix.sh on $(date -u +%Y-%m-%d) at commit $(git -C "$TOP" rev-parse --short HEAD) (UML perf kernel, $(nproc) host CPUs)"
+	echo "Made by scripts/dev/device-matrix.sh on $(date -u +%Y-%m-%d) at $(source_state) (UML perf kernel, $(nproc) host CPUs)"
 	echo "deep-device.sh on null_blk devices of TAGS tags x LATENCY, weights 3:1:1..., from cold; ratio = dm-ioband / dm-linear IOPS in the same run"
 	echo
 	printf '%-6s %-9s %5s %-6s %s\n' tags latency depth time \

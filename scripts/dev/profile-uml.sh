@@ -48,7 +48,7 @@ wait $guest
 rc=$?
 # results/profile-uml.txt: the summary
 {
-	echo "Made by scripts/dev/profile-uml.sh on $(date -u +%Y-%m-%d) at commit $(git -C "$TOP" rev-parse --short HEAD), pinned to one host CPU"
+	echo "Made by scripts/dev/profile-uml.sh on $(date -u +%Y-%m-%d) at $(source_state), pinned to one host CPU"
 	grep ' iops ' "$run/output"
 	for c in "${cfgs[@]}"; do
 		echo "$c: $(head -1 "$run/perf-$c.txt");" \

@@ -14,7 +14,7 @@ runs=${1:-3}
 out=$TOP/results/shares-under-load.txt
 load_build_start 60
 {
-	echo "Made by scripts/dev/shares-under-load.sh on $(date -u +%Y-%m-%d) at commit $(git -C "$TOP" rev-parse --short HEAD)"
+	echo "Made by scripts/dev/shares-under-load.sh on $(date -u +%Y-%m-%d) at $(source_state)"
 	echo "make check's share steps, $runs times in a row, under make -j$(nproc) of a kernel (ccache off) on $(nproc) CPUs"
 } >"$out"
 fail=0

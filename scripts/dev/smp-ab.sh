@@ -42,7 +42,7 @@ git -C "$TREE" apply --check "$diff" || die "$diff does not apply"
 
 tmp=$(mktemp)
 {
-	echo "Made by scripts/dev/smp-ab.sh $(basename "$diff") $name on $(date -u +%Y-%m-%d) at commit $(git -C "$TOP" rev-parse --short HEAD): $rounds rounds of each kernel in turns, for $cpus vCPUs"
+	echo "Made by scripts/dev/smp-ab.sh $(basename "$diff") $name on $(date -u +%Y-%m-%d) at $(source_state): $rounds rounds of each kernel in turns, for $cpus vCPUs"
 	echo "(kernel flavour $flavour, QEMU TCG on $(nproc) host cores; smp-perf.sh: 3 runs of 5 s per case, median ratio to dm-linear)"
 } >"$tmp"
 for r in $(seq 1 "$rounds"); do

@@ -42,7 +42,7 @@ ok() {
 	fi
 }
 
-note "# dm-ioband-dkms on Debian's $K ($(date -u +%F), commit $(git -C "$TOP" rev-parse --short HEAD))"
+note "# dm-ioband-dkms on Debian's $K ($(date -u +%F), $(source_state))"
 if ! dpkg -s "linux-headers-$K" dkms >/dev/null 2>&1; then
 	say "apt-get install dkms linux-headers-$K (and its linux-image-$K)"
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q \

@@ -22,6 +22,22 @@ export CCACHE_NOHASHDIR=1
 
 JOBS=${JOBS:-$(nproc)}
 
+# source_state: what a results/ file was made from, "commit <short>
+# (clean tree)" or "commit <short> (with uncommitted changes)" (tracked
+# files only: build/ and other ignored or untracked files do not count).
+source_state() {
+	local c
+	c=$(git -C "$TOP" rev-parse --short HEAD 2>/dev/null) || {
+		echo "an unknown commit"
+		return
+	}
+	if git -C "$TOP" diff --quiet HEAD 2>/dev/null; then
+		echo "commit $c (clean tree)"
+	else
+		echo "commit $c (with uncommitted changes)"
+	fi
+}
+
 say() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
