@@ -18,7 +18,7 @@
 #      and held to a ceiling, empty flushes passed straight through.
 # 73 to 89 s under scripts/uml-run.sh (debug kernel, boot included).
 . "$(dirname "$0")/../lib/guest.sh"
-plan 121
+plan 122
 
 T=/sys/kernel/tracing
 dev=$(nullb_create disk size=64) || exit 1
@@ -240,6 +240,16 @@ fio2
 d3=$(delayed ioband3) d4=$(delayed ioband4)
 check "io_throttle 64, io_limit 32, 8 in flight: nothing held but the ceiling's ($d3 held, ceiling group $d4)" \
 	test "$d3" = 0 -a "$d4" -gt 0
+# An io_throttle above the in-flight limit acts as the limit: at
+# io_limit 2, ioband3's 4 reads are held past 2 in flight, io_throttle 64
+# or not.
+$DMSETUP message ioband3 0 io_limit 2
+for i in 3 4; do $DMSETUP message ioband$i 0 reset; done
+fio2
+d3=$(delayed ioband3)
+check "io_throttle 64 above io_limit 2 acts as the limit: ioband3's reads held ($d3)" \
+	test "$d3" -gt 0
+$DMSETUP message ioband3 0 io_limit 32
 check "a floor on ioband3's default group" $DMSETUP message ioband3 0 limits default min=10iops
 for i in 3 4; do $DMSETUP message ioband$i 0 reset; done
 fio2
