@@ -318,14 +318,25 @@ check "nothing held after ($(show_held ioband5)), no group 0 in the table" \
 	test "$(show_held ioband5):$(table ioband5)" = "0:6 0 0 uid weight 0 :100"
 check "remove ioband5" $DMSETUP remove ioband5
 
+# wait_held <device>: its held bios once there are some, 2 s after fio
+# started, or up to 10 s if none yet (fio starts slowly in a TCG guest).
+wait_held() {
+	local i h
+	sleep 2
+	for i in $(seq 1 32); do
+		h=$(show_held "$1")
+		[ "${h:-0}" -gt 0 ] && break
+		sleep 0.25
+	done
+	echo "${h:-0}"
+}
 check "create a band device at 20 IOPS for remove --force" \
 	dm_create ioband6 "0 $sz ioband $dev 7 0 0 none weight 0 :100,max=20iops"
 fio --output=/tmp/fio6.out 2>/tmp/fio6.err --name=f --filename=/dev/mapper/ioband6 \
 	--ioengine=libaio --direct=1 --bs=4k --iodepth=16 --rw=randread \
 	--runtime=30 --time_based >/dev/null &
 fp=$!
-sleep 2
-h=$(show_held ioband6)
+h=$(wait_held ioband6)
 check "bios held before remove --force ($h)" test "${h:-0}" -gt 0
 s=$SECONDS
 timeout 30 $DMSETUP remove --force ioband6 >/tmp/force.out 2>&1
@@ -347,8 +358,7 @@ fio --output=/tmp/fio7.out --name=f --filename=/dev/mapper/ioband7 \
 	--ioengine=libaio --direct=1 --bs=4k --iodepth=16 --rw=randread \
 	--runtime=4 --time_based >/dev/null &
 fp=$!
-sleep 2
-h=$(show_held ioband7)
+h=$(wait_held ioband7)
 check "bios held before remove --deferred ($h)" test "${h:-0}" -gt 0
 check "dmsetup remove --deferred accepted" $DMSETUP remove --deferred ioband7
 check "the device stays while fio has it open (DEFERRED REMOVE)" sh -c \

@@ -153,14 +153,15 @@ fi
 #    the host's userland, so they get the host's tools here too, in
 #    /usr/bin and /usr/sbin ahead of busybox's /bin in PATH: coreutils,
 #    grep, sed, awk (mawk), dash as sh, cmp, util-linux's setpriv,
-#    setsid, losetup, fallocate, mkswap, swapon, mount..., blktrace and
+#    setsid, unshare, nsenter, losetup, fallocate, mkswap, swapon, mount..., blktrace and
 #    blkparse, and python3 with its standard library (without its tests,
 #    tkinter, idle, lib2to3, distutils and the build configuration).
 #    Made once, in build/qemu-initramfs/e2e.cpio.
 e2e_tools="$(dpkg -L coreutils 2>/dev/null | grep -E '^/(usr/)?s?bin/[^/]+$' |
 	sed 's|^/bin/|/usr/bin/|; s|^/sbin/|/usr/sbin/|' | tr '\n' ' ')
 /usr/bin/grep /usr/bin/sed /usr/bin/mawk /usr/bin/dash /usr/bin/cmp
-/usr/bin/setpriv /usr/bin/setsid /usr/sbin/losetup /usr/bin/fallocate
+/usr/bin/setpriv /usr/bin/setsid /usr/bin/unshare /usr/bin/nsenter
+/usr/sbin/losetup /usr/bin/fallocate
 /usr/sbin/mkswap /usr/sbin/swapon /usr/sbin/swapoff /usr/bin/mount
 /usr/bin/umount /usr/bin/mountpoint /usr/bin/dmesg /usr/bin/findmnt
 /usr/sbin/blkid /usr/sbin/blktrace /usr/bin/blkparse /usr/bin/python3.11"
