@@ -115,13 +115,19 @@ echo "$band min_bps=0" >$L
 echo "$band default" >$CG/ta/io.ioband.weight
 echo "$band default" >$CG/tb/io.ioband.weight
 
+# dispatched <cgroup> <maj:min>: the cgroup's ioband.dispatched for that
+# band device in its io.stat (empty if none).
+dispatched() {
+	grep "^$2 " "$CG/$1/io.stat" | tr ' ' '\n' | sed -n 's/^ioband.dispatched=//p'
+}
+
 # io.stat counts a cgroup's own bios, not its children's.
 echo +io >$CG/ta/cgroup.subtree_control
 cg_make ta/kid || exit 1
-dta=$(grep "^$band " $CG/ta/io.stat | tr ' ' '\n' | sed -n 's/^ioband.dispatched=//p')
+dta=$(dispatched ta "$band")
 cg_run ta/kid dd if=/dev/mapper/ioband1 of=/dev/null bs=4k count=100 iflag=direct 2>/dev/null
-dkid=$(grep "^$band " $CG/ta/kid/io.stat | tr ' ' '\n' | sed -n 's/^ioband.dispatched=//p')
-dta2=$(grep "^$band " $CG/ta/io.stat | tr ' ' '\n' | sed -n 's/^ioband.dispatched=//p')
+dkid=$(dispatched ta/kid "$band")
+dta2=$(dispatched ta "$band")
 check "/ta/kid's 100 reads are in its io.stat ($dkid), not in /ta's ($dta -> $dta2)" \
 	test "${dkid:-0}" = 100 -a "$dta2" = "$dta"
 
@@ -131,7 +137,7 @@ check "a band device of type none" dm_create ioband2 \
 	"0 $(sectors "$disk2") ioband $disk2 2 0 0 none weight 0 :100"
 band2=$(dm_majmin ioband2)
 cg_run tb dd if=/dev/mapper/ioband2 of=/dev/null bs=4k count=50 iflag=direct 2>/dev/null
-d2=$(grep "^$band2 " $CG/tb/io.stat | tr ' ' '\n' | sed -n 's/^ioband.dispatched=//p')
+d2=$(dispatched tb "$band2")
 check "type none: /tb's 50 reads counted in its io.stat ($d2)" test "${d2:-0}" = 50
 check "remove ioband2" $DMSETUP remove ioband2
 echo "$band min_bps=4096 max_iops=100" >$L
