@@ -6,13 +6,13 @@
 # (not a child's) and with group type none, and the files and the table
 # kept apart.
 . "$(dirname "$0")/../lib/guest.sh"
-plan 28
+plan 30
 
 CG=/sys/fs/cgroup
 cg_setup || exit 1
 cg_make ta || exit 1
 cg_make tb || exit 1
-disk=$(nullb_create disk size=64) || exit 1
+disk=$(nullb_create disk size=64 blocksize=512) || exit 1
 sz=$(sectors "$disk")
 check "create a band device of type cgroup, no band groups" dm_create ioband1 \
 	"0 $sz ioband $disk 1 0 0 cgroup weight 0 :100"
@@ -75,6 +75,22 @@ cg_run ta fio --name=ta --filename=/dev/mapper/ioband1 --direct=1 \
 	--time_based --output-format=json --output=/tmp/tb.json >/dev/null 2>&1
 bw=$(fio_json /tmp/tb.json bw)
 check "/ta read $bw KB/s, within 20 of its ceiling of 400" within "$bw" 400 20
+# Bytes are taken in KB/s, ceilings rounded down and at least 1 KB/s:
+# max_bps=3000 is a ceiling of 2 KB/s (3 if rounded up), max_bps=100 one
+# of 1 KB/s (none if rounded down to 0).  Reads of 512 bytes for 5 s.
+fio_small() {
+	rm -f /tmp/tb.json
+	cg_run ta fio --name=ta --filename=/dev/mapper/ioband1 --direct=1 \
+		--rw=randread --bs=512 --iodepth=4 --ioengine=libaio --runtime=5 \
+		--time_based --output-format=json --output=/tmp/tb.json >/dev/null 2>&1
+	fio_json /tmp/tb.json bw
+}
+echo "$band min_bps=0 max_bps=3000" >$L || log "max_bps=3000 refused"
+bw=$(fio_small)
+check "max_bps=3000: /ta read $bw KB/s, a ceiling of 2 KB/s (within 0.4)" within "$bw" 2 0.4
+echo "$band max_bps=100" >$L || log "max_bps=100 refused"
+bw=$(fio_small)
+check "max_bps=100: /ta read $bw KB/s, a ceiling of 1 KB/s (within 0.4)" within "$bw" 1 0.4
 check "max_bps=max drops it" sh -c "echo '$band max_bps=max' > $L"
 
 # The files never change the table, and dmsetup never changes the files.

@@ -3,9 +3,11 @@
 # while dm-ioband holds its bios, on a band device of type cgroup with no
 # attach.  Its held bios are handed to its parent's group and dispatched;
 # its group goes once its blkg does; nothing leaks (nr_dying_descendants
-# back to 0); a reload while a removed cgroup's bios are held.
+# back to 0); a reload while a removed cgroup's bios are held; a bio
+# of a removed cgroup mapped after it went offline goes to its nearest
+# live ancestor's group.
 . "$(dirname "$0")/../lib/guest.sh"
-plan 11
+plan 15
 
 CG=/sys/fs/cgroup
 cg_setup || exit 1
@@ -72,6 +74,37 @@ $DMSETUP table ioband1 >/tmp/t1
 check "reload the table while the removed /tr/y holds $q bios" \
 	sh -c "$DMSETUP load ioband1 /tmp/t1 && $DMSETUP resume ioband1"
 wait $fpid
+
+# A removed cgroup's late bio: /tr/late's first read is submitted while
+# the band device is suspended (dm defers it, with its blkg), /tr/late is
+# removed, and the device resumed: the bio is mapped after its cgroup
+# went offline, before any group was made for it.  It goes to /tr's
+# group, the nearest live ancestor's: no group of the removed cgroup,
+# weighed at its own weight and ceilings, takes it (review N8).
+disp() {
+	$DMSETUP message ioband1 0 show | awk -v g="group=cgroup:$1" '$1 == g {
+		for (i = 2; i <= NF; i++) if ($i ~ /^dispatched=/) print substr($i, 12) }'
+}
+trid=$(stat -c %i $CG/tr)
+mkdir $CG/tr/late || exit 1
+lid=$(stat -c %i $CG/tr/late)
+$DMSETUP message ioband1 0 reset
+check "suspend the band device" $DMSETUP suspend ioband1
+cg_run tr/late dd if=/dev/mapper/ioband1 of=/dev/null bs=4k count=1 \
+	iflag=direct 2>/dev/null &
+dpid=$!
+# dd's read, deferred by dm core; then /tr/late offline (its blkgs go
+# after an RCU grace period and a work item).
+sleep 1
+for p in $(cat $CG/tr/late/cgroup.procs); do echo "$p" >$CG/tr/park/cgroup.procs; done
+rmdir $CG/tr/late
+sleep 1
+check "resume it" $DMSETUP resume ioband1
+wait $dpid
+check "the read of the removed /tr/late completed (dd exit $?)" test $? = 0
+d=$(disp "$trid") dl=$(disp "$lid")
+check "it went to /tr's group ($d dispatched), not to one of /tr/late (${dl:-no line})" \
+	test "${d:-0}" = 1 -a "${dl:-0}" = 0
 check "remove the band device" $DMSETUP remove ioband1
 MADE_DM=()
 cg_dying_gone tr 10

@@ -114,16 +114,8 @@ sleep 3
 # group's total, which the default group's reader dominates.  fio may
 # take seconds more to start its jobs (under QEMU's TCG): give /A's
 # writer up to 10 s more to have bios held.
-a_held() {
-	$DMSETUP message ioband1 0 show | awk '$1 == "group=/A" {
-		for (i = 2; i <= NF; i++) if ($i ~ /^queued=/) print substr($i, 8) }'
-}
-held=$(a_held)
 s=$SECONDS
-while [ "${held:-0}" = 0 ] && [ $((SECONDS - s)) -lt 10 ]; do
-	sleep 0.5
-	held=$(a_held)
-done
+held=$(wait_for 10 1 show_q ioband1 /A)
 log "# /A holds ${held:-no} bios, $((SECONDS - s)) s after the first look"
 for p in $(cat /sys/fs/cgroup/A/child/cgroup.procs); do
 	echo "$p" >/sys/fs/cgroup/cgroup.procs

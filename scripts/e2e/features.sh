@@ -251,10 +251,18 @@ check "io_throttle 64 above io_limit 2 acts as the limit: ioband3's reads held (
 	test "$d3" -gt 0
 $DMSETUP message ioband3 0 io_limit 32
 check "a floor on ioband3's default group" $DMSETUP message ioband3 0 limits default min=10iops
-for i in 3 4; do $DMSETUP message ioband$i 0 reset; done
-fio2
-d3=$(delayed ioband3)
-check "with a floor in the device group, io_throttle holds again ($d3 held)" test "$d3" -gt 0
+# What the policy holds below the limit depends on how the two jobs
+# overlap, which a TCG guest short of CPU may not do in 2 s (0 held seen
+# once): up to three runs.  Without the floor, every run holds none (the
+# first check of this block).
+for run in 1 2 3; do
+	for i in 3 4; do $DMSETUP message ioband$i 0 reset; done
+	fio2
+	d3=$(delayed ioband3)
+	[ "$d3" -gt 0 ] && break
+done
+check "with a floor in the device group, io_throttle holds again ($d3 held, run $run of 3 at most)" \
+	test "$d3" -gt 0
 # A floor of 3,000 IOPS on a 2,000 IOPS disk: overcommitted.  io_limit 4
 # under 8 bios: busy periods (bios held at the limit), which measure what
 # the device serves.
@@ -293,7 +301,6 @@ check "the automatic io_limit ($il) is within 1 to 4096" test "${il:-0}" -ge 1 -
 for i in 3 4; do $DMSETUP remove ioband$i; done
 
 # --- 4. held bios: detach, remove --force, remove --deferred, cgroups ---
-show_held() { $DMSETUP message "$1" 0 show | head -1 | sed -n 's/.* held=\([0-9]*\) .*/\1/p'; }
 check "create a uid band device, group 0 (root) capped at 20 IOPS" \
 	dm_create ioband5 "0 $sz ioband $dev 6 0 0 uid weight 0 :100 0:100,max=20iops"
 # 1024 reads: 51 s at the ceiling.
@@ -301,8 +308,7 @@ fio --output=/tmp/fio5.out --name=d --filename=/dev/mapper/ioband5 \
 	--ioengine=libaio --direct=1 --bs=4k --iodepth=16 --rw=randread \
 	--size=4M >/dev/null &
 fp=$!
-sleep 2
-q=$(show_q ioband5 0)
+q=$(wait_for 10 1 show_q ioband5 0)
 check "group 0 holds bios ($q)" test "${q:-0}" -gt 0
 s=$SECONDS
 check "detach group 0 with its bios held" $DMSETUP message ioband5 0 detach 0
@@ -318,25 +324,13 @@ check "nothing held after ($(show_held ioband5)), no group 0 in the table" \
 	test "$(show_held ioband5):$(table ioband5)" = "0:6 0 0 uid weight 0 :100"
 check "remove ioband5" $DMSETUP remove ioband5
 
-# wait_held <device>: its held bios once there are some, 2 s after fio
-# started, or up to 10 s if none yet (fio starts slowly in a TCG guest).
-wait_held() {
-	local i h
-	sleep 2
-	for i in $(seq 1 32); do
-		h=$(show_held "$1")
-		[ "${h:-0}" -gt 0 ] && break
-		sleep 0.25
-	done
-	echo "${h:-0}"
-}
 check "create a band device at 20 IOPS for remove --force" \
 	dm_create ioband6 "0 $sz ioband $dev 7 0 0 none weight 0 :100,max=20iops"
 fio --output=/tmp/fio6.out 2>/tmp/fio6.err --name=f --filename=/dev/mapper/ioband6 \
 	--ioengine=libaio --direct=1 --bs=4k --iodepth=16 --rw=randread \
 	--runtime=30 --time_based >/dev/null &
 fp=$!
-h=$(wait_held ioband6)
+h=$(wait_for 10 1 show_held ioband6)
 check "bios held before remove --force ($h)" test "${h:-0}" -gt 0
 s=$SECONDS
 timeout 30 $DMSETUP remove --force ioband6 >/tmp/force.out 2>&1
@@ -358,7 +352,7 @@ fio --output=/tmp/fio7.out --name=f --filename=/dev/mapper/ioband7 \
 	--ioengine=libaio --direct=1 --bs=4k --iodepth=16 --rw=randread \
 	--runtime=4 --time_based >/dev/null &
 fp=$!
-h=$(wait_held ioband7)
+h=$(wait_for 10 1 show_held ioband7)
 check "bios held before remove --deferred ($h)" test "${h:-0}" -gt 0
 check "dmsetup remove --deferred accepted" $DMSETUP remove --deferred ioband7
 check "the device stays while fio has it open (DEFERRED REMOVE)" sh -c \

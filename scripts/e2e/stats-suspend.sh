@@ -14,15 +14,7 @@ check "create a band device, default group capped at 10 IOPS" dm_create ioband1 
 	"0 $sz ioband $dev 1 0 0 none weight 0 :100,max=10iops"
 # wait_held: up to 10 s for the default group to hold 48 bios; prints
 # what it holds.
-wait_held() {
-	local h=0
-	for _ in $(seq 1 40); do
-		h=$(show_q ioband1 default)
-		[ "${h:-0}" -ge 48 ] && break
-		sleep 0.25
-	done
-	echo "${h:-0}"
-}
+wait_held() { wait_for 10 48 show_q ioband1 default; }
 fio --name=r --filename=/dev/mapper/ioband1 --direct=1 --rw=randread \
 	--bs=4k --iodepth=64 --ioengine=libaio --runtime=60 --time_based \
 	>/dev/null 2>&1 &

@@ -162,11 +162,7 @@ fio --output=/tmp/show.out --ioengine=libaio --direct=1 --bs=4k --iodepth=32 \
 	--name=a --filename=/dev/mapper/iobandf1 \
 	--name=b --filename=/dev/mapper/iobandf2 &
 fp=$!
-for _ in $(seq 1 40); do
-	sleep 0.25
-	h=$($DMSETUP message iobandf1 0 show | line_field held)
-	[ "${h:-0}" -gt 0 ] && break
-done
+wait_for 10 1 show_held iobandf1 >/dev/null
 sleep 2
 for _ in $(seq 1 20); do
 	shown=$($DMSETUP message iobandf1 0 show)

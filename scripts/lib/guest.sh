@@ -88,6 +88,27 @@ show_q() {
 		for (i = 2; i <= NF; i++) if ($i ~ /^queued=/) print substr($i, 8) }'
 }
 
+# show_held <device>: the bios the band device holds (show's held=).
+show_held() {
+	$DMSETUP message "$1" 0 show | head -1 | tr ' ' '\n' | sed -n 's/^held=//p'
+}
+
+# wait_for <seconds> <count> <command...>: run the command every quarter
+# of a second until it prints a number of at least <count>, for <seconds>
+# at most, and print its last number (0 if none).  fio starts slowly in a
+# TCG guest: a test that needs bios held polls for them instead of
+# sleeping a fixed time.
+wait_for() {
+	local n=0 i limit=$(($1 * 4)) min=$2
+	shift 2
+	for ((i = 0; i <= limit; i++)); do
+		n=$("$@")
+		[ "${n:-0}" -ge "$min" ] 2>/dev/null && break
+		[ "$i" -lt "$limit" ] && sleep 0.25
+	done
+	echo "${n:-0}"
+}
+
 # measure <description> <value>: a figure printed next to the checks but
 # not counted (it cannot fail with the controller off).
 measure() { log "measure - $1: $2"; }
