@@ -2,9 +2,10 @@
 # The table of a band device whose attached cgroup was removed: it no
 # longer names that cgroup, it still reloads, and it never binds a new
 # cgroup of the same path (cgroup band groups keep the full 64-bit cgroup
-# id).
+# id).  The reference an attached band group keeps on its cgroup goes
+# with detach and with the table.
 . "$(dirname "$0")/../lib/guest.sh"
-plan 10
+plan 14
 
 cg_setup || exit 1
 cg_make jobs/a || exit 1
@@ -53,4 +54,33 @@ MADE_DM=()
 # the QEMU smp-stress assert that nothing of dm-ioband keeps a cgroup.
 sleep 1
 log "nr_dying_descendants of /jobs: $(cg_dying jobs)"
+
+# The reference an attached band group keeps on its cgroup: released by
+# detach and by the removal of the table.  /ref/r1 and /ref/r2 (the io
+# controller alone) attached, one read each, removed: both stay dying
+# while their band groups refer to them; detach /ref/r1 frees it, the
+# band device's removal /ref/r2.  (Here, with no memory controller below
+# /ref, UML frees a removed cgroup too, unlike /jobs/a above.)
+cg_make ref/r1 || exit 1
+cg_make ref/r2 || exit 1
+echo "+io" >/sys/fs/cgroup/ref/cgroup.subtree_control || exit 1
+check "create a cgroup band device with /ref/r1 and /ref/r2 attached" \
+	dm_create ioband2 "0 $sz ioband $dev 2 0 0 cgroup weight 0 :100 /ref/r1:50 /ref/r2:50"
+for c in r1 r2; do
+	cg_run ref/$c dd if=/dev/mapper/ioband2 of=/dev/null bs=4k count=8 \
+		iflag=direct status=none
+	rmdir /sys/fs/cgroup/ref/$c || exit 1
+done
+d=$(cg_dying ref)
+check "removed /ref/r1 and /ref/r2 stay while attached ($d dying)" test "$d" = 2
+$DMSETUP message ioband2 0 detach /ref/r1
+for _ in $(seq 1 40); do [ "$(cg_dying ref)" = 1 ] && break; sleep 0.25; done
+d1=$(cg_dying ref)
+$DMSETUP remove ioband2
+MADE_DM=()
+cg_dying_gone ref 10
+d2=$(cg_dying ref)
+check "detach /ref/r1 released it: $d1 dying within 10 s" test "$d1" = 1
+check "the band device's removal released /ref/r2: $d2 dying within 10 s" \
+	test "$d2" = 0
 finish
