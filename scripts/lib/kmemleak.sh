@@ -2,13 +2,17 @@
 # kmemleak helpers for the tests in the QEMU guest (scripts/lib/guest.sh
 # and scripts/qemu/tests/e2e.sh source this; the caller defines log).
 #
-# kmemleak, in the QEMU lockdep flavour (scripts/configs/qemu-lockdep.config:
-# scanned on demand).  kmemleak_wanted: a test scans it at its end, in
-# any kernel that has it, and in the lockdep flavour always, so that a
-# kmemleak missing or off there fails rather than reads "0 objects".
+# kmemleak, in every QEMU flavour (scripts/configs/qemu-{lockdep,kasan,
+# kcsan}.config: scanned on demand).  kmemleak_wanted: a test scans it at
+# its end, in any kernel that has it, and in those flavours always, so
+# that a kmemleak missing or off there fails rather than reads "0
+# objects".
 KMEMLEAK=${IOBAND_KMEMLEAK:-/sys/kernel/debug/kmemleak}
 kmemleak_wanted() {
-	[ "${IOBAND_FLAVOUR:-}" = lockdep ] || [ -w "$KMEMLEAK" ]
+	case ${IOBAND_FLAVOUR:-} in
+	lockdep | kasan | kcsan) return 0 ;;
+	esac
+	[ -w "$KMEMLEAK" ]
 }
 
 # kmemleak_begin: forget the objects that are unreferenced now (the boot's,

@@ -56,7 +56,7 @@ for p in "${parts[@]}"; do
 done
 [ "$CHECKS_FAILED" = 0 ] || done_
 
-# kmemleak (lockdep flavour): forget what the boot left, scan at the end.
+# kmemleak (every QEMU flavour): forget what the boot left, scan at the end.
 kmemleak_begin
 
 check "modprobe dm-ioband" modprobe dm-ioband
