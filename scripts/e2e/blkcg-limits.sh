@@ -60,11 +60,13 @@ check "and the time held ($hu us)" at_least "${hu:-0}" 1000000
 check "/tb's io.stat has no ioband counters" \
 	sh -c "! grep -q '^$band .*ioband.dispatched=[1-9]' $CG/tb/io.stat"
 
-# fio_json <file> <field>: the first job's read <field> (bw: KiB/s).
+# fio_json <file> <field>: the first job's read <field>; bw in KiB/s
+# with a decimal (from bw_bytes: fio's own bw is whole KiB/s, cut down).
 fio_json() {
 	python3 -c 'import json, sys
-j = json.load(open(sys.argv[1]))
-print("%.1f" % j["jobs"][0]["read"][sys.argv[2]])' "$1" "$2" 2>/dev/null
+r = json.load(open(sys.argv[1]))["jobs"][0]["read"]
+print("%.1f" % (r["bw_bytes"] / 1024 if sys.argv[2] == "bw" else r[sys.argv[2]]))' \
+		"$1" "$2" 2>/dev/null
 }
 
 # A ceiling in bytes: 409,600 bytes a second (400 KB/s, 100 reads of 4 KiB).

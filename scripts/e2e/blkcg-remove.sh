@@ -7,7 +7,7 @@
 # of a removed cgroup mapped after it went offline goes to its nearest
 # live ancestor's group.
 . "$(dirname "$0")/../lib/guest.sh"
-plan 15
+plan 16
 
 CG=/sys/fs/cgroup
 cg_setup || exit 1
@@ -93,15 +93,27 @@ check "suspend the band device" $DMSETUP suspend ioband1
 cg_run tr/late dd if=/dev/mapper/ioband1 of=/dev/null bs=4k count=1 \
 	iflag=direct 2>/dev/null &
 dpid=$!
-# dd's read, deferred by dm core; then /tr/late offline (its blkgs go
-# after an RCU grace period and a work item).
-sleep 1
+# dd's read, deferred by dm core: dd (the one process in /tr/late; $!
+# is the subshell of cg_run) waits for it in state D; then /tr/late
+# offline (its blkgs go after an RCU grace period and a work item: a
+# second).
+in_d() {
+	local p
+	for p in $(cat $CG/tr/late/cgroup.procs); do
+		awk '$3 == "D"' "/proc/$p/stat" 2>/dev/null
+	done | wc -l
+}
+st=$(wait_for 10 1 in_d)
 for p in $(cat $CG/tr/late/cgroup.procs); do echo "$p" >$CG/tr/park/cgroup.procs; done
-rmdir $CG/tr/late
+check "dd waits for its deferred read (state D: $st); /tr/late removed" \
+	sh -c "[ $st = 1 ] && rmdir $CG/tr/late"
 sleep 1
-check "resume it" $DMSETUP resume ioband1
+check "resume it" sh -c "$DMSETUP resume ioband1 || $DMSETUP resume ioband1"
+for _ in $(seq 1 40); do kill -0 $dpid 2>/dev/null || break; sleep 0.25; done
+kill $dpid 2>/dev/null
 wait $dpid
-check "the read of the removed /tr/late completed (dd exit $?)" test $? = 0
+rc=$?
+check "the read of the removed /tr/late completed (dd exit $rc)" test $rc = 0
 d=$(disp "$trid") dl=$(disp "$lid")
 check "it went to /tr's group ($d dispatched), not to one of /tr/late (${dl:-no line})" \
 	test "${d:-0}" = 1 -a "${dl:-0}" = 0

@@ -5,7 +5,7 @@
 # id).  The reference an attached band group keeps on its cgroup goes
 # with detach and with the table.
 . "$(dirname "$0")/../lib/guest.sh"
-plan 14
+plan 15
 
 cg_setup || exit 1
 cg_make jobs/a || exit 1
@@ -57,23 +57,29 @@ log "nr_dying_descendants of /jobs: $(cg_dying jobs)"
 
 # The reference an attached band group keeps on its cgroup: released by
 # detach and by the removal of the table.  /ref/r1 and /ref/r2 (the io
-# controller alone) attached, one read each, removed: both stay dying
-# while their band groups refer to them; detach /ref/r1 frees it, the
-# band device's removal /ref/r2.  (Here, with no memory controller below
-# /ref, UML frees a removed cgroup too, unlike /jobs/a above.)
+# controller alone) attached and /ref/r3 not, one read each, all three
+# removed: /ref/r3 is freed (once RCU and the release work have run),
+# the other two stay while their band groups refer to them; detach
+# /ref/r1 frees it, the band device's removal /ref/r2.  (UML frees these
+# removed cgroups, where dd read; /jobs/a above, where fio ran, it does
+# not.)
 cg_make ref/r1 || exit 1
 cg_make ref/r2 || exit 1
+cg_make ref/r3 || exit 1
 echo "+io" >/sys/fs/cgroup/ref/cgroup.subtree_control || exit 1
 check "create a cgroup band device with /ref/r1 and /ref/r2 attached" \
 	dm_create ioband2 "0 $sz ioband $dev 2 0 0 cgroup weight 0 :100 /ref/r1:50 /ref/r2:50"
-for c in r1 r2; do
+for c in r1 r2 r3; do
 	cg_run ref/$c dd if=/dev/mapper/ioband2 of=/dev/null bs=4k count=8 \
 		iflag=direct status=none
 	rmdir /sys/fs/cgroup/ref/$c || exit 1
 done
+for _ in $(seq 1 40); do [ "$(cg_dying ref)" = 2 ] && break; sleep 0.25; done
+sleep 1
 d=$(cg_dying ref)
-check "removed /ref/r1 and /ref/r2 stay while attached ($d dying)" test "$d" = 2
-$DMSETUP message ioband2 0 detach /ref/r1
+check "the unattached /ref/r3 freed, /ref/r1 and /ref/r2 stay while attached ($d dying, 1 s after the 2)" \
+	test "$d" = 2
+check "detach /ref/r1" $DMSETUP message ioband2 0 detach /ref/r1
 for _ in $(seq 1 40); do [ "$(cg_dying ref)" = 1 ] && break; sleep 0.25; done
 d1=$(cg_dying ref)
 $DMSETUP remove ioband2

@@ -259,10 +259,10 @@ for run in 1 2 3; do
 	for i in 3 4; do $DMSETUP message ioband$i 0 reset; done
 	fio2
 	d3=$(delayed ioband3)
-	[ "$d3" -gt 0 ] && break
+	[ "${d3:-0}" -gt 0 ] && break
 done
 check "with a floor in the device group, io_throttle holds again ($d3 held, run $run of 3 at most)" \
-	test "$d3" -gt 0
+	test "${d3:-0}" -gt 0
 # A floor of 3,000 IOPS on a 2,000 IOPS disk: overcommitted.  io_limit 4
 # under 8 bios: busy periods (bios held at the limit), which measure what
 # the device serves.

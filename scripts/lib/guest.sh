@@ -95,18 +95,19 @@ show_held() {
 
 # wait_for <seconds> <count> <command...>: run the command every quarter
 # of a second until it prints a number of at least <count>, for <seconds>
-# at most, and print its last number (0 if none).  fio starts slowly in a
-# TCG guest: a test that needs bios held polls for them instead of
-# sleeping a fixed time.
+# (whole) at most, and print its last number (0 if it printed none, or
+# anything but one number).  fio starts slowly in a TCG guest: a test
+# that needs bios held polls for them instead of sleeping a fixed time.
 wait_for() {
 	local n=0 i limit=$(($1 * 4)) min=$2
 	shift 2
 	for ((i = 0; i <= limit; i++)); do
 		n=$("$@")
-		[ "${n:-0}" -ge "$min" ] 2>/dev/null && break
+		[[ $n =~ ^[0-9]+$ ]] || n=0
+		[ "$n" -ge "$min" ] && break
 		[ "$i" -lt "$limit" ] && sleep 0.25
 	done
-	echo "${n:-0}"
+	echo "$n"
 }
 
 # measure <description> <value>: a figure printed next to the checks but

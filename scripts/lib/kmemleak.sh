@@ -2,8 +2,9 @@
 # kmemleak helpers for the tests in the QEMU guest (scripts/lib/guest.sh
 # and scripts/qemu/tests/e2e.sh source this; the caller defines log).
 #
-# kmemleak, in every QEMU flavour (scripts/configs/qemu-{lockdep,kasan,
-# kcsan}.config: scanned on demand).  kmemleak_wanted: a test scans it at
+# kmemleak, in the QEMU flavours lockdep, KASAN and KCSAN
+# (scripts/configs/qemu-{lockdep,kasan,kcsan}.config: scanned on
+# demand).  kmemleak_wanted: a test scans it at
 # its end, in any kernel that has it, and in those flavours always, so
 # that a kmemleak missing or off there fails rather than reads "0
 # objects".

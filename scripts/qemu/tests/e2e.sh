@@ -11,11 +11,12 @@
 #   device or an open count: the test fails), no kioband thread, no ioband
 #   slab cache left; rmmod null_blk; umount /tmp.
 #
-# At the end: rmmod dm_mod, and in every QEMU flavour kmemleak finds
-# nothing allocated by dm-mod or dm-ioband.  Prints one line per test
-# (PASS/FAIL, its check count against its plan, its time; under a failed
-# one its first five "not ok" lines) under "=== e2e summary", then "N
-# passed, M failed"; exits non-zero if any test or module check failed.
+# At the end: rmmod dm_mod, and in the lockdep, KASAN and KCSAN flavours
+# kmemleak finds nothing allocated by dm-mod or dm-ioband.  Prints one
+# line per test (PASS/FAIL, its check count against its plan, its time;
+# under a failed one its first five "not ok" lines) under "=== e2e
+# summary", then "N passed, M failed"; exits non-zero if any test or
+# module check failed.
 #
 #   e2e.sh [TEST...]      names of scripts/e2e/*.sh without .sh; default all
 #
@@ -151,7 +152,7 @@ for t in "${tests[@]}"; do
 done
 
 # The end of the module's life: dm-mod goes too, and kmemleak finds
-# nothing of ours (every QEMU flavour).  As in seed000.sh.
+# nothing of ours (lockdep, KASAN and KCSAN flavours).  As in seed000.sh.
 why=
 rmmod dm_mod 2>/dev/null || why="$why; rmmod dm_mod refused"
 module_gone dm_mod || why="$why; dm_mod still loaded"

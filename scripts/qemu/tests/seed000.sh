@@ -56,7 +56,7 @@ for p in "${parts[@]}"; do
 done
 [ "$CHECKS_FAILED" = 0 ] || done_
 
-# kmemleak (every QEMU flavour): forget what the boot left, scan at the end.
+# kmemleak (lockdep, KASAN, KCSAN flavours): forget the boot's, scan at the end.
 kmemleak_begin
 
 check "modprobe dm-ioband" modprobe dm-ioband

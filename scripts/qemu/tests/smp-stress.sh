@@ -17,7 +17,7 @@
 # Then: fio verified every block, both devices are live and schedule again,
 # and nothing leaked: no cgroup of the stress is left dying once the band
 # devices are removed, and kmemleak finds nothing of dm-mod or dm-ioband
-# (every QEMU flavour: lockdep, KASAN, KCSAN; a kmemleak missing or off
+# (lockdep, KASAN and KCSAN flavours; a kmemleak missing or off
 # fails the test).
 # The kernel runs with panic_on_warn (lockdep, KASAN or KCSAN flavour): any
 # report fails the run.  fio WRITES to the partitions.
@@ -190,7 +190,7 @@ MADE_DM=()
 # held; with the band devices gone nothing of dm-ioband refers to them,
 # and each is freed once RCU and the cgroup release work have run (0
 # already when the band devices were still there, in every run so far):
-# 10 s is ample.  Then kmemleak (every QEMU flavour).
+# 10 s is ample.  Then kmemleak (lockdep, KASAN, KCSAN flavours).
 cg_dying_gone stress 10
 dying=$(cg_dying stress)
 check "nr_dying_descendants of /stress back to 0 within 10 s ($dying)" \
