@@ -42,6 +42,7 @@ with open("/sys/fs/cgroup/cgroup.procs", "w") as f:
 EOF
 }
 groups() { $DMSETUP message ioband1 0 show | grep -c '^group=cgroup:'; }
+children() { find $CG/rr -mindepth 1 -maxdepth 1 -type d | wc -l; }
 
 for round in 1 2 3; do
 	dirs=()
@@ -61,9 +62,9 @@ for round in 1 2 3; do
 	# how far the removals had got when the old table was gone: the
 	# overlap this round had (none if 0 or $N)
 	measure "round $round: children left when resume returned" \
-		"$(find $CG/rr -mindepth 1 -maxdepth 1 -type d | wc -l) of $N"
+		"$(children) of $N"
 	wait $rp
-	left=$(find $CG/rr -mindepth 1 -maxdepth 1 -type d | wc -l)
+	left=$(children)
 	check "round $round: $g groups of cgroups made, the table replaced while the $N children were removed (resume exit $rc, $left left)" \
 		test "$g" -ge $((N + 1)) -a "$rc" = 0 -a "$left" = 0
 	# A device left suspended would block the next round's reads.

@@ -19,10 +19,7 @@ check "create a band device of type cgroup, no band groups" dm_create ioband1 \
 	"0 $sz ioband $disk 1 0 0 cgroup weight 0 :100"
 band=$(dm_majmin ioband1)
 dying() { cg_dying tr; }
-queued() {
-	$DMSETUP message ioband1 0 show | awk -v g="group=cgroup:$1" '$1 == g {
-		for (i = 2; i <= NF; i++) if ($i ~ /^queued=/) print substr($i, 8) }'
-}
+queued() { show_q ioband1 "cgroup:$1"; }
 
 # /tr/x reads with 32 in flight under a ceiling of 10 I/Os per second, so
 # that most of its bios are held, for 10 s.  Once fio moves, the bios
@@ -81,10 +78,7 @@ wait $fpid
 # went offline, before any group was made for it.  It goes to /tr's
 # group, the nearest live ancestor's: no group of the removed cgroup,
 # weighed at its own weight and ceilings, takes it (review N8).
-disp() {
-	$DMSETUP message ioband1 0 show | awk -v g="group=cgroup:$1" '$1 == g {
-		for (i = 2; i <= NF; i++) if ($i ~ /^dispatched=/) print substr($i, 12) }'
-}
+disp() { show_group ioband1 "cgroup:$1" dispatched; }
 trid=$(stat -c %i $CG/tr)
 mkdir $CG/tr/late || exit 1
 lid=$(stat -c %i $CG/tr/late)

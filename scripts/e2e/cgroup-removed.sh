@@ -26,8 +26,7 @@ cg_run jobs/b fio --name=b --filename=/dev/mapper/ioband1 --direct=1 \
 bpid=$!
 sleep 3
 # Move fio out, then remove the cgroup while its bios are held.
-held=$($DMSETUP message ioband1 0 show | awk '$1 == "group=/jobs/a" {
-	for (i = 2; i <= NF; i++) if ($i ~ /^queued=/) print substr($i, 8) }')
+held=$(show_q ioband1 /jobs/a)
 log "/jobs/a holds $held bios"
 wait $apid; rca=$?
 wait $bpid; rcb=$?

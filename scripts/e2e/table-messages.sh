@@ -59,10 +59,7 @@ ok_msg() {
 	check "message '$*' accepted (exit $rc) -> table '$want'" \
 		test "$rc:$(table)" = "0:$want"
 }
-# show_field <name>: a field of show's first line.
-# line_field <field>: the value of <field>= in the first line of stdin
-# (show's scheduler line); show_field <field>: in ioband1's show.
-line_field() { head -1 | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+# show_field <field>: <field>= of ioband1's show (guest.sh's line_field).
 show_field() { msg show | line_field "$1"; }
 bad_msg() {
 	local before

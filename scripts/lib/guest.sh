@@ -82,16 +82,23 @@ finish() {
 	[ "$CHECKS_FAILED" = 0 ]
 }
 
-# show_q <device> <group>: the bios the band group holds (show's queued=).
-show_q() {
-	$DMSETUP message "$1" 0 show | awk -v g="group=$2" '$1 == g {
-		for (i = 2; i <= NF; i++) if ($i ~ /^queued=/) print substr($i, 8) }'
+# show_group <device> <group> <field>: <field>= of the band group's line
+# in show (group=<group> ...; empty if it has none).
+show_group() {
+	$DMSETUP message "$1" 0 show | awk -v g="group=$2" -v f="$3=" '$1 == g {
+		for (i = 2; i <= NF; i++)
+			if (index($i, f) == 1) print substr($i, length(f) + 1) }'
 }
 
+# show_q <device> <group>: the bios the band group holds (show's queued=).
+show_q() { show_group "$1" "$2" queued; }
+
+# line_field <field>: the value of <field>= in the first line of stdin
+# (show's scheduler line).
+line_field() { head -1 | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+
 # show_held <device>: the bios the band device holds (show's held=).
-show_held() {
-	$DMSETUP message "$1" 0 show | head -1 | tr ' ' '\n' | sed -n 's/^held=//p'
-}
+show_held() { $DMSETUP message "$1" 0 show | line_field held; }
 
 # wait_for <seconds> <count> <command...>: run the command every quarter
 # of a second until it prints a number of at least <count>, for <seconds>
