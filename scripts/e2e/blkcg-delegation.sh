@@ -167,40 +167,53 @@ check "/u gets $share % of the device beside /t/x's self-given floor ($uiops aga
 # Children that ask more floor than their parent has share it: /p has
 # min_iops=200 and, against /q at a weight 10,000 times its own, gets
 # little more than its floor; /p/a and /p/b ask 200 each.  Without the
-# sharing they would get 200 each, 400 in all.  (Floors well below what
-# the device does under a loaded CI machine, about 1,000 I/Os per second
-# here, and 16 in flight each, so that a submitter short of CPU still
-# asks for its floor.)
-cg_make p/a && cg_make p/b && cg_make q || exit 1
+# sharing they would get 200 each, 400 in all.  /c, a sibling of /p with
+# the same weight and its own unshared floor of 200, reads beside them as
+# the same run's control.  (Floors well below what the device does under
+# a loaded CI machine, about 1,000 I/Os per second here, and 16 in flight
+# each, so that a submitter short of CPU still asks for its floor.)
+cg_make p/a && cg_make p/b && cg_make q && cg_make c || exit 1
 echo +io >$CG/p/cgroup.subtree_control || exit 1
 echo "$band 1" >$CG/p/io.ioband.weight || exit 1
+echo "$band 1" >$CG/c/io.ioband.weight || exit 1
 echo "$band 10000" >$CG/q/io.ioband.weight || exit 1
 echo "$band min_iops=200" >$CG/p/io.ioband.limits || exit 1
 echo "$band min_iops=200" >$CG/p/a/io.ioband.limits || exit 1
 echo "$band min_iops=200" >$CG/p/b/io.ioband.limits || exit 1
+echo "$band min_iops=200" >$CG/c/io.ioband.limits || exit 1
 fio_args /tmp/deleg-pa.json 9
 cg_run p/a "${FIO[@]}" --iodepth=16 >/dev/null 2>&1 &
 apid=$!
 fio_args /tmp/deleg-pb.json 9
 cg_run p/b "${FIO[@]}" --iodepth=16 >/dev/null 2>&1 &
 bpid=$!
+fio_args /tmp/deleg-c.json 9
+cg_run c "${FIO[@]}" --iodepth=16 >/dev/null 2>&1 &
+cpid=$!
 fio_args /tmp/deleg-q.json 9
 cg_run q "${FIO[@]}" --iodepth=32 >/dev/null 2>&1 &
 qpid=$!
-read -r a b q fa fb < <(rates p/a p/b q floor:p/a floor:p/b)
-wait $apid $bpid $qpid
+read -r a b q fa fb fc < <(rates p/a p/b q floor:p/a floor:p/b floor:c)
+wait $apid $bpid $cpid $qpid
 ab=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.1f", a + b }')
 fab=$(awk -v a="$fa" -v b="$fb" 'BEGIN { printf "%.1f", a + b }')
-log "/p/a $a, /p/b $b, /q $q I/Os per second; to meet the floors: /p/a $fa, /p/b $fb"
+ratio=$(awk -v p="$fab" -v c="$fc" 'BEGIN { printf "%.2f", (c > 0 ? p / c : 99) }')
+log "/p/a $a, /p/b $b, /q $q I/Os per second; to meet the floors: /p/a $fa, /p/b $fb, /c $fc"
 # What the floors served, not all that /p/a and /p/b got: where /q's
 # submitter, short of CPU (the QEMU guest under TCG), leaves its queue
 # empty for a moment, its slots go to them, as they should (work
 # conservation), and their total says nothing about the floors (130 to
 # 280 was asserted on it: 298.6, 372.5 and 349.8 I/Os a second in the
-# QEMU guest on 2026-12-03, with 530 to 705 left to /q).  Shared, the
-# floors serve 200 a second in all; not shared, 400.
-check "the floors served /p/a and /p/b $fab I/Os per second in all: /p's floor of 200, shared (at most 250; 400 if not)" \
-	sh -c "awk -v t=$fab 'BEGIN { exit !(t <= 250) }'"
+# QEMU guest on 2026-12-03, with 530 to 705 left to /q).  Nor against a
+# fixed 200: a floor that fell behind while the guest's CPU was taken
+# away catches up (at most IOB_RESV_LAG_NS, 200 ms, each time), and a
+# group whose submitter leaves its queue empty restarts its tag up to
+# 20 ms back (IOB_TAG_BURST_NS); the clean-clone CI of 695623c saw 261.1
+# for "at most 250".  /c's floor gets the same catch-ups in the same
+# window: shared, /p's two floors serve what /c's one does (1); not
+# shared, twice that (2; 426.9 against 200 with the sharing undone).
+check "the floors served /p/a and /p/b $fab I/Os per second in all, $ratio times /c's unshared floor of the same 200 ($fc): /p's floor, shared (at most 1.5; 2 if not)" \
+	sh -c "awk -v r='$ratio' -v c='$fc' 'BEGIN { exit !(c > 0 && r != \"\" && r <= 1.5) }'"
 check "/p/a and /p/b get $ab I/Os per second in all: at least most of /p's floor (130)" \
 	sh -c "awk -v t=$ab 'BEGIN { exit !(t >= 130) }'"
 check "in proportion to what they ask: /p/a $a, /p/b $b (each at least 50)" \
