@@ -4,6 +4,8 @@
 #   make check     every test (prints "N passed, M failed")
 #   make bench     every seed experiment, tables and plots in results/
 #                  (then make readme)
+#   make shares-onoff  every shares: step of make check with the
+#                  controller on and off, into results/shares-onoff.txt
 #   make readme    copy the figures of results/ into README.md and
 #                  Documentation/*.md (scripts/update-readme.sh)
 #   make export    write the commits of build/linux back to patches/
@@ -21,7 +23,7 @@
 
 SHELL := /bin/bash
 
-.PHONY: all demo check bench readme export tree kernel kunit deps clean qemu-check qemu-kernel deb dkms-check debian-config
+.PHONY: all demo check bench shares-onoff readme export tree kernel kunit deps clean qemu-check qemu-kernel deb dkms-check debian-config
 
 QEMU_FLAVOUR ?= lockdep
 
@@ -47,6 +49,9 @@ demo: tree
 
 bench: tree
 	scripts/bench.sh
+
+shares-onoff: tree
+	scripts/shares-onoff.sh
 
 readme:
 	scripts/update-readme.sh
