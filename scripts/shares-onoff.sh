@@ -36,7 +36,7 @@ run() {
 	local mode=$1 env=() d
 	[ "$mode" = off ] && env=(IOBAND_CONTROLLER_OFF=1)
 	say "shares with the controller $mode ($(date +%T))"
-	env "${env[@]}" CHECK_ONLY="build-uml-perf ${only:-shares}" \
+	env -u IOBAND_CONTROLLER_OFF -u RECORD_TIMES "${env[@]}" CHECK_ONLY="build-uml-perf ${only:-shares}" \
 		"$TOP/scripts/check.sh" >"$out/$mode/check.log" 2>&1
 	for d in "$BUILD"/runs/shares-*; do
 		[ -f "$d/output" ] || continue
@@ -64,6 +64,8 @@ steps=$(sed -n 's/^\(PASS\|FAIL\)  *shares:\([^ ]*\) .*/\2/p' "$out/on/check.log
 			nok[$m]=$(grep -c '^not ok - ' "$f" 2>/dev/null)
 			r[$m]=$(sed -n "s/^\(PASS\|FAIL\)  *shares:$s .*/\1/p" "$out/$m/check.log")
 		done
+		[ $((ok[off] + nok[off])) -gt 0 ] ||
+			die "shares:$s printed no check with the controller off (see $out/off)"
 		printf '%-16s %-22s %s\n' "$s" \
 			"${r[on]:-none} (${ok[on]:-0} ok, ${nok[on]:-0} not)" \
 			"${r[off]:-none} (${ok[off]:-0} ok, ${nok[off]:-0} not)"
@@ -71,9 +73,13 @@ steps=$(sed -n 's/^\(PASS\|FAIL\)  *shares:\([^ ]*\) .*/\2/p' "$out/on/check.log
 	for s in $steps; do
 		echo
 		echo "$s:"
+		a=$(grep -cE '^(ok|not ok) - ' "$out/on/$s.out" 2>/dev/null)
+		b=$(grep -cE '^(ok|not ok) - ' "$out/off/$s.out" 2>/dev/null)
+		[ "${a:-0}" = "${b:-0}" ] ||
+			echo "  (on printed ${a:-0} checks, off ${b:-0}: the lines pair by position)"
 		paste -d '\n' \
-			<(grep -E '^(ok|not ok) - ' "$out/on/$s.out" | sed 's/^/  on:  /') \
-			<(grep -E '^(ok|not ok) - ' "$out/off/$s.out" |
+			<(grep -E '^(ok|not ok) - ' "$out/on/$s.out" 2>/dev/null | sed 's/^/  on:  /') \
+			<(grep -E '^(ok|not ok) - ' "$out/off/$s.out" 2>/dev/null |
 				sed 's/^ok - /PASSES OFF: ok - /; s/^/  off: /') |
 			grep -v '^$'
 	done

@@ -9,7 +9,8 @@
 # at most the parent's).
 #
 # Then two children of /p, whose floor is 200 I/Os per second, ask 200
-# each: they share /p's 200.
+# each: they share /p's 200 (against /c's unshared floor of 200 in the
+# same run).
 #
 # Before the fix: /t/x ran at the device's speed, /u got a few per cent
 # of it while /t/x's self-given floor was served first, and /p's children
@@ -212,8 +213,8 @@ log "/p/a $a, /p/b $b, /q $q I/Os per second; to meet the floors: /p/a $fa, /p/b
 # for "at most 250".  /c's floor gets the same catch-ups in the same
 # window: shared, /p's two floors serve what /c's one does (1); not
 # shared, twice that (2; 426.9 against 200 with the sharing undone).
-check "the floors served /p/a and /p/b $fab I/Os per second in all, $ratio times /c's unshared floor of the same 200 ($fc): /p's floor, shared (at most 1.5; 2 if not)" \
-	sh -c "awk -v r='$ratio' -v c='$fc' 'BEGIN { exit !(c > 0 && r != \"\" && r <= 1.5) }'"
+check "the floors served /p/a and /p/b $fab I/Os per second in all, $ratio times /c's unshared floor of the same 200 ($fc): /p's floor, shared (0.5 to 1.5; 2 if not)" \
+	sh -c "awk -v r='$ratio' -v c='$fc' 'BEGIN { exit !(c > 0 && r != \"\" && r >= 0.5 && r <= 1.5) }'"
 check "/p/a and /p/b get $ab I/Os per second in all: at least most of /p's floor (130)" \
 	sh -c "awk -v t=$ab 'BEGIN { exit !(t >= 130) }'"
 check "in proportion to what they ask: /p/a $a, /p/b $b (each at least 50)" \
