@@ -4,10 +4,13 @@
 # the same load on dm-linear (no controller).
 #
 #   blkcg-shares.sh flat   [--runtime S] [--assert]
-#	three cgroups at io.ioband.weight 300/200/100: 50.0/33.3/16.7 %
+#	three cgroups at io.ioband.weight 400/200/100: 57.1/28.6/14.3 %
 #   blkcg-shares.sh nested [--runtime S] [--assert]
-#	/A at 200 with children A/x at 100 and A/y at 300, /B at 100, all
-#	busy: x/y/B 16.7/50.0/33.3 %; then A/y stops: x 66.7 %, B 33.3 %
+#	/A at 200 with children A/x at 100 and A/y at 300, /B at 150, all
+#	busy: x/y/B 14.3/42.9/42.9 %; then A/y stops: x 57.1 %, B 42.9 %
+#   No target is an equal split (33.3 % of three, 50 % of two): each
+#   check must fail with no controller (until 2026-12-04 flat was
+#   300/200/100 and /B 100, and b's and B's 33.3 % passed without one).
 #   blkcg-shares.sh limits [--runtime S] [--assert]
 #	io.ioband.limits: three cgroups at weight 100, a with a ceiling of
 #	300 I/Os per second (within 2 %); then a at weight 10 with a floor
@@ -40,12 +43,12 @@ case $mode in
 flat | equal)
 	for c in a b c; do cg_make $TOP/$c || exit 1; done
 	if [ "$mode" = flat ]; then
-		weights="a=300 b=200 c=100"
+		weights="a=400 b=200 c=100"
 	else
 		weights="a=100 b=100 c=100"
 	fi
 	runs=("a b c")
-	targets=("50.0 33.3 16.7")
+	targets=("57.1 28.6 14.3")
 	[ "$EXP_ASSERT" = 1 ] && plan 3
 	;;
 limits)
@@ -58,9 +61,9 @@ limits)
 nested)
 	cg_make $TOP/A/x && cg_make $TOP/A/y && cg_make $TOP/B || exit 1
 	echo "+io +memory" >$CG/$TOP/A/cgroup.subtree_control || exit 1
-	weights="A=200 A/x=100 A/y=300 B=100"
+	weights="A=200 A/x=100 A/y=300 B=150"
 	runs=("A/x A/y B" "A/x B")
-	targets=("16.7 50.0 33.3" "66.7 33.3")
+	targets=("14.3 42.9 42.9" "57.1 42.9")
 	[ "$EXP_ASSERT" = 1 ] && plan 5
 	;;
 *)
