@@ -3,7 +3,7 @@
 # and refusals as io.weight has them), and a band device of type cgroup
 # that schedules every cgroup sending I/O with its weight, no attach.
 . "$(dirname "$0")/../lib/guest.sh"
-plan 17
+plan 20
 
 CG=/sys/fs/cgroup
 cg_setup || exit 1
@@ -62,4 +62,14 @@ $DMSETUP load ioband1 /tmp/t1 && $DMSETUP resume ioband1
 cg_run ta dd if=/dev/mapper/ioband1 of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null
 wa=$($DMSETUP message ioband1 0 show | awk -v g="group=cgroup:$ida" '$1 == g { for (i = 2; i <= NF; i++) if ($i ~ /^weight=/) print substr($i, 8) }')
 check "after a reload the weight is still 50 (got '$wa')" test "$wa" = 50
+# Another type: the cgroups' groups stay with their cgroups, out of show
+# (review N12: show listed them after "type pid"), and are back with
+# "type cgroup".
+check "type pid taken with no band group attached" \
+	$DMSETUP message ioband1 0 type pid
+shown=$($DMSETUP message ioband1 0 show | grep -c '^group=cgroup:')
+check "show lists no cgroup's group after type pid ($shown)" test "$shown" = 0
+$DMSETUP message ioband1 0 type cgroup
+check "and /ta's again after type cgroup" \
+	sh -c "$DMSETUP message ioband1 0 show | grep -q '^group=cgroup:$ida '"
 finish
