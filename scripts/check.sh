@@ -350,7 +350,8 @@ needs $built_perf shares:seed004-rw "$TOP/scripts/uml-run.sh" -k perf -t 600 \
 needs $built_perf shares:range-bw "$TOP/scripts/uml-run.sh" -k perf \
 	"$TOP/scripts/experiments/range-bw.sh" --runtime 15 --assert
 needs $built_perf shares:deep-device "$TOP/scripts/uml-run.sh" -k perf -t 600 \
-	"$TOP/scripts/experiments/deep-device.sh" --runtime 20 --assert
+	"$TOP/scripts/experiments/deep-device.sh" --runtime 20 --control \
+	--min-ratio 90 --min-floor 80 --assert
 needs $built_perf shares:latency-change "$TOP/scripts/uml-run.sh" -k perf -t 600 \
 	-m 1536M "$TOP/scripts/experiments/latency-change.sh" --assert
 # Not here: the device classes of issue 25 (make bench's device-classes

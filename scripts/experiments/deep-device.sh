@@ -15,7 +15,8 @@
 #   deep-device.sh [--runtime S] [--devices "2 8"] [--depth D]
 #                  [--tags N] [--latency-us US] [--on-slices]
 #                  [--nullb "attr=value ..."] [--rw randread|randrw]
-#                  [--min-ratio PCT] [--share-points P] [--assert]
+#                  [--min-ratio PCT] [--share-points P] [--control]
+#                  [--min-floor PCT] [--assert]
 #
 # --on-slices puts the band devices on the dm-linear slices instead, where
 # dm-ioband cannot see the tags and has only its estimate (make bench's
@@ -29,6 +30,12 @@
 # (the device classes of scripts/experiments/device-classes.sh); --rw
 # randrw mixes reads and writes half and half (I/Os counted both ways).
 # --min-ratio and --share-points set the two checks' bounds (80 and 1).
+# --control runs dm-linear again after dm-ioband: the ratio is then
+# against the mean of the two dm-linear runs, and its bound is
+# --min-ratio less the noise (how far the two are apart, % of their
+# mean), never below --min-floor (--min-ratio less 10); both runs and
+# the noise are printed beside the check (make check: 90 less the
+# noise, at least 80: the audit's finding 9).
 #
 # Each device keeps more bios than the device's whole depth: at 3:1 over
 # two devices the first is due 768 of the 1,024 tags, which it cannot fill
@@ -47,14 +54,16 @@
 # off, 32.0/10.3/10.3/10.0/9.6/9.5/9.3/9.1), against the weights, and
 # the in-flight limit the device group settled on.
 #
-# --assert (make check) turns them into 2 checks per N: dm-ioband from
-# cold completes at least 80 % of what dm-linear does in the same run,
-# and every steady share is within 1 point of its weight's. The first
+# --assert turns them into 2 checks per N: dm-ioband from cold completes
+# at least --min-ratio % of what dm-linear does in the same run, and
+# every steady share is within 1 point of its weight's. The first
 # catches an estimate that does not find the device (the code before it
 # did gave 52-65 %); the figure the bench reports is the ratio itself,
-# 94-99 % on a quiet host; 80 % leaves room for a host so busy that the
-# guest's dispatcher runs late (82 % seen with a load average of 6 on 2
-# cores). With IOBAND_CONTROLLER_OFF=1 the shares check fails.
+# 94-99 % on a quiet host.  make check asks 90 % less the noise that the
+# two dm-linear runs of --control measure (never below 80 %): a host so
+# busy that the guest's dispatcher runs late (82 % seen with a load
+# average of 6 on 2 cores) moves dm-linear too.  With
+# IOBAND_CONTROLLER_OFF=1 the shares check fails.
 . "$(dirname "$0")/../lib/guest.sh"
 
 runtime=10
@@ -67,6 +76,8 @@ on_slices=0
 nullb_attrs=
 rw=randread
 min_ratio=80
+min_floor=
+control=0
 share_pts=1
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -79,6 +90,8 @@ while [ $# -gt 0 ]; do
 	--nullb) nullb_attrs=$2; shift ;;
 	--rw) rw=$2; shift ;;
 	--min-ratio) min_ratio=$2; shift ;;
+	--min-floor) min_floor=$2; shift ;;
+	--control) control=1 ;;
 	--share-points) share_pts=$2; shift ;;
 	--assert) assert=1 ;;
 	--out) shift ;;
@@ -167,18 +180,30 @@ print("%.0f %.0f %s %s %s %.2f" % (sum(lin), sum(ib),
       max(abs(a - b) for a, b in zip(sh, tgt))))
 PY
 )
+	for i in $(seq 1 "$n"); do
+		$DMSETUP remove "b${n}_$i"
+	done
+	bound=$min_ratio why=
+	if [ "$control" = 1 ]; then
+		lin2=$(run_fio "$n" "s${n}_") || exit 1
+		l2=$(echo "${lin2%%|*}" | awk '{ for (i = 1; i <= NF; i++) t += $i; printf "%.0f", t }')
+		read -r base noise bound < <(awk -v a="$ltot" -v b="$l2" \
+			-v m="$min_ratio" -v f="${min_floor:-$((min_ratio - 10))}" 'BEGIN {
+			base = (a + b) / 2; d = a - b; if (d < 0) d = -d
+			n = base > 0 ? 100 * d / base : 100; x = m - n
+			printf "%.0f %.1f %.1f\n", base, n, x < f ? f : x }')
+		why="; $min_ratio less the noise, $noise %: dm-linear $ltot and $l2"
+		ltot=$base
+	fi
 	ratio=$(awk -v a="$itot" -v b="$ltot" 'BEGIN { printf "%.1f", 100 * a / b }')
 	printf '%-8s %8s %8s %6s%%  %-40s %-40s %-40s %s\n' "$n" "$ltot" \
 		"$itot" "$ratio" "$whole" "$steady" "$target" "$lim"
 	if [ "$assert" = 1 ]; then
-		check "$n devices: dm-ioband from cold does $ratio % of dm-linear (at least $min_ratio)" \
-			at_least "$ratio" "$min_ratio"
+		check "$n devices: dm-ioband from cold does $ratio % of dm-linear (at least $bound$why)" \
+			at_least "$ratio" "$bound"
 		check "$n devices: steady shares $steady within $share_pts point(s) of $target (worst $worst)" \
 			within "$worst" 0 "$share_pts"
 	fi
-	for i in $(seq 1 "$n"); do
-		$DMSETUP remove "b${n}_$i"
-	done
 done
 if [ "$assert" = 1 ]; then
 	finish
