@@ -21,6 +21,20 @@ check "create a band device of type cgroup, no band groups" dm_create ioband1 \
 band=$(dm_majmin ioband1)
 dying() { cg_dying tr; }
 queued() { show_q ioband1 "cgroup:$1"; }
+# in_d <cgroup>: its processes waiting in state D (for a read).
+in_d() {
+	local p
+	for p in $(cat "$CG/$1/cgroup.procs"); do
+		awk '$3 == "D"' "/proc/$p/stat" 2>/dev/null
+	done | wc -l
+}
+# park <cgroup>: move its processes to /tr/park (their bios stay its).
+park() {
+	local p
+	for p in $(cat "$CG/$1/cgroup.procs"); do
+		echo "$p" >$CG/tr/park/cgroup.procs
+	done
+}
 
 # /tr/x reads with 32 in flight under a ceiling of 10 I/Os per second, so
 # that most of its bios are held, for 10 s.  Once fio moves, the bios
@@ -40,7 +54,7 @@ for _ in $(seq 1 100); do
 done
 # Move fio to /tr/park (its bios stay /tr/x's) and remove the cgroup
 # while they are held.
-for p in $(cat $CG/tr/x/cgroup.procs); do echo "$p" >$CG/tr/park/cgroup.procs; done
+park tr/x
 q=$(queued "$id")
 check "/tr/x holds bios when it is removed ($q)" at_least "${q:-0}" 8
 check "remove /tr/x while its bios are held" rmdir $CG/tr/x
@@ -65,7 +79,7 @@ cg_run tr/y fio --name=y --filename=/dev/mapper/ioband1 --direct=1 \
 	--time_based --output=/tmp/y.out &
 fpid=$!
 sleep 2
-for p in $(cat $CG/tr/y/cgroup.procs); do echo "$p" >$CG/tr/park/cgroup.procs; done
+park tr/y
 q=$(queued "$id")
 rmdir $CG/tr/y
 $DMSETUP table ioband1 >/tmp/t1
@@ -92,14 +106,8 @@ dpid=$!
 # is the subshell of cg_run) waits for it in state D; then /tr/late
 # offline (its blkgs go after an RCU grace period and a work item: a
 # second).
-in_d() {
-	local p
-	for p in $(cat $CG/tr/late/cgroup.procs); do
-		awk '$3 == "D"' "/proc/$p/stat" 2>/dev/null
-	done | wc -l
-}
-st=$(wait_for 10 1 in_d)
-for p in $(cat $CG/tr/late/cgroup.procs); do echo "$p" >$CG/tr/park/cgroup.procs; done
+st=$(wait_for 10 1 in_d tr/late)
+park tr/late
 check "dd waits for its deferred read (state D: $st); /tr/late removed" \
 	sh -c "[ $st = 1 ] && rmdir $CG/tr/late"
 sleep 1
@@ -135,14 +143,8 @@ cg_run tr/s dd if=/dev/mapper/ioband2 of=/dev/null bs=4k count=1 \
 cg_run tr/s dd if=/dev/mapper/ioband2 of=/dev/null bs=4k count=1 skip=8 \
 	iflag=direct 2>/dev/null &
 spid=$!
-in_d_s() {
-	local p
-	for p in $(cat $CG/tr/s/cgroup.procs); do
-		awk '$3 == "D"' "/proc/$p/stat" 2>/dev/null
-	done | wc -l
-}
-st=$(wait_for 10 1 in_d_s)
-for p in $(cat $CG/tr/s/cgroup.procs); do echo "$p" >$CG/tr/park/cgroup.procs; done
+st=$(wait_for 10 1 in_d tr/s)
+park tr/s
 check "dd waits for its read (state D: $st); /tr/s removed meanwhile" \
 	sh -c "[ $st = 1 ] && rmdir $CG/tr/s"
 wait $spid
