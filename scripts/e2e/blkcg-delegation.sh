@@ -40,9 +40,12 @@ fio_args() {
 		--rw=randread --bs=4k --iodepth=8 --ioengine=libaio
 		--runtime="$2" --time_based --output-format=json --output="$1")
 }
+# iops_of <json>: its job's read IOPS (after fio's "terminating on signal
+# 2" line if stop_io ended it).
 iops_of() {
 	python3 -c 'import json, sys
-print("%.1f" % json.load(open(sys.argv[1]))["jobs"][0]["read"]["iops"])' "$1" \
+s = open(sys.argv[1]).read()
+print("%.1f" % json.loads(s[s.index("{"):])["jobs"][0]["read"]["iops"])' "$1" \
 		2>/dev/null || echo 0
 }
 
@@ -76,45 +79,11 @@ iops=$(iops_of /tmp/deleg-x.json)
 check "/t/x reads at $iops I/Os per second: /t's ceiling of 100 holds it (within 5)" \
 	within "$iops" 100 5
 
-# Nor by making more children: /t/y beside /t/x, both reading, share the
-# 100 I/Os per second (each bio is charged to /t's ceiling too).
-MADE_CG+=("t/y")
-"${as_nobody[@]}" mkdir $CG/t/y || exit 1
-# Their sum over one window while both run (each fio's own rate covers its
-# own start and end: under QEMU one started a second after the other, ran
-# alone meanwhile, and the two rates added up to 123): /t's reads on the
-# band device in its io.stat, which counts its descendants'.
-t_rios() {
-	awk -v d="$band" '$1 == d { for (i = 2; i <= NF; i++) {
-		split($i, kv, "="); if (kv[1] == "rios") print kv[2] } }' $CG/t/io.stat
-}
-fio_args /tmp/deleg-x2.json 8
-cg_run t/x "${FIO[@]}" >/dev/null 2>&1 &
-xpid=$!
-fio_args /tmp/deleg-y2.json 8
-cg_run t/y "${FIO[@]}" >/dev/null 2>&1 &
-ypid=$!
-sleep 2.5
-r0=$(t_rios) t0=$(date +%s%N)
-sleep 4
-r1=$(t_rios) t1=$(date +%s%N)
-wait $xpid $ypid
-x2=$(iops_of /tmp/deleg-x2.json) y2=$(iops_of /tmp/deleg-y2.json)
-sum=$(awk -v a="${r0:-0}" -v b="${r1:-0}" -v t="$((t1 - t0))" \
-	'BEGIN { printf "%.1f", t ? (b - a) * 1e9 / t : 0 }')
-check "/t/x and /t/y read at $sum I/Os per second in all over 4 s while both ran (fio's own: $x2 + $y2): /t's ceiling of 100 holds their sum (within 5)" \
-	within "$sum" 100 5
-
-# A floor nobody writes itself on /t/x (it owns the file), and no ceiling
-# left to bound it: /t has no floor from the administrator, so /t/x none.
-echo "$band max_iops=max" >$CG/t/io.ioband.limits || exit 1
-check "nobody writes itself min_iops=1000000 on /t/x" "${as_nobody[@]}" sh -c \
-	"echo '$band min_iops=1000000' > $CG/t/x/io.ioband.limits"
 # rates <cg>...: each cgroup's bios dispatched by dm-ioband per second
 # (its io.stat's ioband.dispatched on the band device) over the same 4 s,
-# from 2 s after the call: the fio jobs of a check start seconds apart on
-# a loaded machine, and each one's own average would count the time it
-# ran alone.
+# from 1 s after the call, once await_io has seen each fio read: the fio
+# jobs of a check start seconds apart on a loaded machine, and each one's
+# own average would count the time it ran alone.
 dispatched() {
 	awk -v d="$band" '$1 == d { for (i = 2; i <= NF; i++) {
 		split($i, kv, "="); if (kv[1] == "ioband.dispatched") n = kv[2] } }
@@ -129,15 +98,23 @@ floor_dispatched() {
 				if (kv[1] == "floor_dispatched") n = kv[2] } }
 			END { print n + 0 }'
 }
+# rios:<cg> counts the reads <cg> and its descendants sent to the band
+# device (its io.stat's rios).
+rios() {
+	awk -v d="$band" '$1 == d { for (i = 2; i <= NF; i++) {
+		split($i, kv, "="); if (kv[1] == "rios") n = kv[2] } }
+		END { print n + 0 }' "$CG/$1/io.stat"
+}
 count() {
 	case $1 in
 	floor:*) floor_dispatched "${1#floor:}" ;;
+	rios:*) rios "${1#rios:}" ;;
 	*) dispatched "$1" ;;
 	esac
 }
 rates() {
 	local c t0 t1 r0=() i=0
-	sleep 2
+	sleep 1
 	t0=$(date +%s%N)
 	for c in "$@"; do r0+=("$(count "$c")"); done
 	sleep 4
@@ -150,15 +127,74 @@ rates() {
 	echo
 }
 
+# await_io <cg>...: wait (at most 60 s) until each <cg> has sent the band
+# device a read since the call: its fio has started.
+await_io() {
+	local c r0=() i n=0
+	for c in "$@"; do r0+=("$(rios "$c")"); done
+	while [ $n -lt 300 ]; do
+		i=0
+		for c in "$@"; do
+			[ "$(rios "$c")" -gt "${r0[i]}" ] || break
+			i=$((i + 1))
+		done
+		[ $i -eq $# ] && return 0
+		sleep 0.2
+		n=$((n + 1))
+	done
+	log "await_io: $* did not all start reading in 60 s"
+	return 1
+}
+# stop_io <cg>...: end the fio jobs in each <cg> (SIGINT: each writes its
+# output and exits).
+stop_io() {
+	local c
+	for c in "$@"; do
+		# shellcheck disable=SC2046
+		kill -INT $(cat "$CG/$c/cgroup.procs") 2>/dev/null
+	done
+}
+
+# Nor by making more children: /t/y beside /t/x, both reading, share the
+# 100 I/Os per second (each bio is charged to /t's ceiling too).
+MADE_CG+=("t/y")
+"${as_nobody[@]}" mkdir $CG/t/y || exit 1
+# Their sum over one window while both run (each fio's own rate covers its
+# own start and end: under QEMU one started a second after the other, ran
+# alone meanwhile, and the two rates added up to 123): /t's reads on the
+# band device in its io.stat, which counts its descendants', from once
+# both have read (await_io: a fio that starts seconds late on a loaded CI
+# machine left the clean-clone CI of 3549b4a a window half empty, 52.7).
+fio_args /tmp/deleg-x2.json 60
+cg_run t/x "${FIO[@]}" >/dev/null 2>&1 &
+xpid=$!
+fio_args /tmp/deleg-y2.json 60
+cg_run t/y "${FIO[@]}" >/dev/null 2>&1 &
+ypid=$!
+await_io t/x t/y
+read -r sum < <(rates rios:t)
+stop_io t/x t/y
+wait $xpid $ypid
+x2=$(iops_of /tmp/deleg-x2.json) y2=$(iops_of /tmp/deleg-y2.json)
+check "/t/x and /t/y read at $sum I/Os per second in all over 4 s while both ran (fio's own: $x2 + $y2): /t's ceiling of 100 holds their sum (within 5)" \
+	within "$sum" 100 5
+
+# A floor nobody writes itself on /t/x (it owns the file), and no ceiling
+# left to bound it: /t has no floor from the administrator, so /t/x none.
+echo "$band max_iops=max" >$CG/t/io.ioband.limits || exit 1
+check "nobody writes itself min_iops=1000000 on /t/x" "${as_nobody[@]}" sh -c \
+	"echo '$band min_iops=1000000' > $CG/t/x/io.ioband.limits"
 # /t/x and the other tenant /u, equal weights, both busy: /u gets half
 # the device, not what /t/x's floor leaves.
-fio_args /tmp/deleg-fx.json 9
+fio_args /tmp/deleg-fx.json 60
 cg_run t/x "${FIO[@]}" --iodepth=16 >/dev/null 2>&1 &
 xpid=$!
-fio_args /tmp/deleg-u.json 9
+fio_args /tmp/deleg-u.json 60
 cg_run u "${FIO[@]}" >/dev/null 2>&1 &
 upid=$!
+await_io t/x u
 read -r xiops uiops < <(rates t/x u)
+stop_io t/x u
 wait $xpid $upid
 share=$(awk -v u="$uiops" -v x="$xiops" 'BEGIN { printf "%.1f", u + x ? 100 * u / (u + x) : 0 }')
 log "show: $($DMSETUP message ioband1 0 show | head -1)"
@@ -182,19 +218,21 @@ echo "$band min_iops=200" >$CG/p/io.ioband.limits || exit 1
 echo "$band min_iops=200" >$CG/p/a/io.ioband.limits || exit 1
 echo "$band min_iops=200" >$CG/p/b/io.ioband.limits || exit 1
 echo "$band min_iops=200" >$CG/c/io.ioband.limits || exit 1
-fio_args /tmp/deleg-pa.json 9
+fio_args /tmp/deleg-pa.json 60
 cg_run p/a "${FIO[@]}" --iodepth=16 >/dev/null 2>&1 &
 apid=$!
-fio_args /tmp/deleg-pb.json 9
+fio_args /tmp/deleg-pb.json 60
 cg_run p/b "${FIO[@]}" --iodepth=16 >/dev/null 2>&1 &
 bpid=$!
-fio_args /tmp/deleg-c.json 9
+fio_args /tmp/deleg-c.json 60
 cg_run c "${FIO[@]}" --iodepth=16 >/dev/null 2>&1 &
 cpid=$!
-fio_args /tmp/deleg-q.json 9
+fio_args /tmp/deleg-q.json 60
 cg_run q "${FIO[@]}" --iodepth=32 >/dev/null 2>&1 &
 qpid=$!
+await_io p/a p/b c q
 read -r a b q fa fb fc < <(rates p/a p/b q floor:p/a floor:p/b floor:c)
+stop_io p/a p/b c q
 wait $apid $bpid $cpid $qpid
 ab=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.1f", a + b }')
 fab=$(awk -v a="$fa" -v b="$fb" 'BEGIN { printf "%.1f", a + b }')
