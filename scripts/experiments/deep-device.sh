@@ -187,11 +187,8 @@ PY
 	if [ "$control" = 1 ]; then
 		lin2=$(run_fio "$n" "s${n}_") || exit 1
 		l2=$(echo "${lin2%%|*}" | awk '{ for (i = 1; i <= NF; i++) t += $i; printf "%.0f", t }')
-		read -r base noise bound < <(awk -v a="$ltot" -v b="$l2" \
-			-v m="$min_ratio" -v f="${min_floor:-$((min_ratio - 10))}" 'BEGIN {
-			base = (a + b) / 2; d = a - b; if (d < 0) d = -d
-			n = base > 0 ? 100 * d / base : 100; x = m - n
-			printf "%.0f %.1f %.1f\n", base, n, x < f ? f : x }')
+		read -r base noise bound < <(noise_bound "$ltot" "$l2" \
+			"$min_ratio" "${min_floor:-$((min_ratio - 10))}")
 		why="; $min_ratio less the noise, $noise %: dm-linear $ltot and $l2"
 		ltot=$base
 	fi

@@ -121,11 +121,8 @@ if [ "$assert" = 1 ]; then
 	log "# baseline again, after dm-ioband: no controller, ${runtime}s"
 	base2=$(baseline "$EXP_OUT/seed000-none2.json") || exit 1
 fi
-base_total=$(((base1 + base2) / 2))
 # noise: how far the two no-controller runs are apart, % of their mean
-noise=$(awk -v a="$base1" -v b="$base2" 'BEGIN { d = a - b; if (d < 0) d = -d
-	printf "%.1f", a + b ? 200 * d / (a + b) : 0 }')
-floor_pct=$(awk -v n="$noise" 'BEGIN { f = 90 - n; printf "%.1f", f < 85 ? 85 : f }')
+read -r base_total noise floor_pct < <(noise_bound "$base1" "$base2" 90 85)
 
 declare -a rio wio rsec wsec tot
 sum=0
