@@ -128,11 +128,12 @@ rates() {
 }
 
 # await_io <cg>...: wait (at most 60 s) until each <cg> has sent the band
-# device a read since the call: its fio has started.
+# device a read since the call: its fio has started.  False if one has
+# not: the caller's check must then fail (its rates left empty).
 await_io() {
-	local c r0=() i n=0
+	local c r0=() i end=$((SECONDS + 60))
 	for c in "$@"; do r0+=("$(rios "$c")"); done
-	while [ $n -lt 300 ]; do
+	while [ $SECONDS -lt $end ]; do
 		i=0
 		for c in "$@"; do
 			[ "$(rios "$c")" -gt "${r0[i]}" ] || break
@@ -140,7 +141,6 @@ await_io() {
 		done
 		[ $i -eq $# ] && return 0
 		sleep 0.2
-		n=$((n + 1))
 	done
 	log "await_io: $* did not all start reading in 60 s"
 	return 1
@@ -165,14 +165,14 @@ MADE_CG+=("t/y")
 # band device in its io.stat, which counts its descendants', from once
 # both have read (await_io: a fio that starts seconds late on a loaded CI
 # machine left the clean-clone CI of 3549b4a a window half empty, 52.7).
-fio_args /tmp/deleg-x2.json 60
+fio_args /tmp/deleg-x2.json 300
 cg_run t/x "${FIO[@]}" >/dev/null 2>&1 &
 xpid=$!
-fio_args /tmp/deleg-y2.json 60
+fio_args /tmp/deleg-y2.json 300
 cg_run t/y "${FIO[@]}" >/dev/null 2>&1 &
 ypid=$!
-await_io t/x t/y
-read -r sum < <(rates rios:t)
+sum=
+await_io t/x t/y && read -r sum < <(rates rios:t)
 stop_io t/x t/y
 wait $xpid $ypid
 x2=$(iops_of /tmp/deleg-x2.json) y2=$(iops_of /tmp/deleg-y2.json)
@@ -186,14 +186,14 @@ check "nobody writes itself min_iops=1000000 on /t/x" "${as_nobody[@]}" sh -c \
 	"echo '$band min_iops=1000000' > $CG/t/x/io.ioband.limits"
 # /t/x and the other tenant /u, equal weights, both busy: /u gets half
 # the device, not what /t/x's floor leaves.
-fio_args /tmp/deleg-fx.json 60
+fio_args /tmp/deleg-fx.json 300
 cg_run t/x "${FIO[@]}" --iodepth=16 >/dev/null 2>&1 &
 xpid=$!
-fio_args /tmp/deleg-u.json 60
+fio_args /tmp/deleg-u.json 300
 cg_run u "${FIO[@]}" >/dev/null 2>&1 &
 upid=$!
-await_io t/x u
-read -r xiops uiops < <(rates t/x u)
+xiops='' uiops=''
+await_io t/x u && read -r xiops uiops < <(rates t/x u)
 stop_io t/x u
 wait $xpid $upid
 share=$(awk -v u="$uiops" -v x="$xiops" 'BEGIN { printf "%.1f", u + x ? 100 * u / (u + x) : 0 }')
@@ -218,20 +218,21 @@ echo "$band min_iops=200" >$CG/p/io.ioband.limits || exit 1
 echo "$band min_iops=200" >$CG/p/a/io.ioband.limits || exit 1
 echo "$band min_iops=200" >$CG/p/b/io.ioband.limits || exit 1
 echo "$band min_iops=200" >$CG/c/io.ioband.limits || exit 1
-fio_args /tmp/deleg-pa.json 60
+fio_args /tmp/deleg-pa.json 300
 cg_run p/a "${FIO[@]}" --iodepth=16 >/dev/null 2>&1 &
 apid=$!
-fio_args /tmp/deleg-pb.json 60
+fio_args /tmp/deleg-pb.json 300
 cg_run p/b "${FIO[@]}" --iodepth=16 >/dev/null 2>&1 &
 bpid=$!
-fio_args /tmp/deleg-c.json 60
+fio_args /tmp/deleg-c.json 300
 cg_run c "${FIO[@]}" --iodepth=16 >/dev/null 2>&1 &
 cpid=$!
-fio_args /tmp/deleg-q.json 60
+fio_args /tmp/deleg-q.json 300
 cg_run q "${FIO[@]}" --iodepth=32 >/dev/null 2>&1 &
 qpid=$!
-await_io p/a p/b c q
-read -r a b q fa fb fc < <(rates p/a p/b q floor:p/a floor:p/b floor:c)
+a='' b='' q='' fa='' fb='' fc=''
+await_io p/a p/b c q &&
+	read -r a b q fa fb fc < <(rates p/a p/b q floor:p/a floor:p/b floor:c)
 stop_io p/a p/b c q
 wait $apid $bpid $cpid $qpid
 ab=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.1f", a + b }')
