@@ -26,12 +26,15 @@ objs=$(cd "$TREE" && ls drivers/md/dm-ioband*.c drivers/md/tests/dm-ioband*.c |
 log=$O/build.log
 # shellcheck disable=SC2086
 kmake W=1 $objs 2>&1 | tee "$log"
+rc=${PIPESTATUS[0]}
+[ "$rc" = 0 ] || die "i386: make failed (exit $rc)"
 ! grep -E 'warning:|error:' "$log" || exit 1
 # A 64-bit division that is not div_u64() and friends becomes a call to
 # libgcc's __udivdi3 & co., which the kernel does not have: the module
 # would not load.  Objects are not linked here, so look for the calls.
 bad=0
 for o in $objs; do
+	[ -f "$O/$o" ] || die "i386: $o was not built"
 	if nm "$O/$o" | grep -E ' U __(u?div|u?mod)di3$'; then
 		echo "$o: 64-bit division without div_u64()" >&2
 		bad=1

@@ -154,20 +154,6 @@ PY
 
 share() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) b = 1; printf "%.1f", 100 * a / b }'; }
 
-# noise_bound <a> <b> <bound> <floor>: the same load run twice without a
-# controller, <a> and <b>, in the same run as what is compared with them;
-# prints "<mean> <noise> <bound less the noise>": the noise is how far
-# the two are apart, in % of their mean (100 if the mean is 0), and the
-# bound is lowered by it to no less than <floor> (audit finding 9: a
-# bound widened for a loaded machine is justified by the machine's noise
-# measured beside it, or not at all).
-noise_bound() {
-	awk -v a="$1" -v b="$2" -v m="$3" -v f="$4" 'BEGIN {
-		base = (a + b) / 2; d = a - b; if (d < 0) d = -d
-		n = base > 0 ? 100 * d / base : 100; x = m - n
-		printf "%.0f %.1f %.1f\n", base, n, x < f ? f : x }'
-}
-
 # Peers set on the disk below: they weigh cgroups.
 # peer_iocost <cgroup:weight>...: iocost on DISK, io.weight per cgroup.
 peer_iocost() {
