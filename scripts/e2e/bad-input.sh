@@ -32,6 +32,7 @@ dm_linear_slices "$dev" 2 part || exit 1
 psz=$(sectors /dev/mapper/part1)
 t="0 $psz ioband /dev/mapper/part1 5 0 16 uid weight 0 :100 1000:50"
 dm_create ioband1 "$t" || exit 1
+t=$($DMSETUP table ioband1)
 limit() { $DMSETUP message ioband1 0 show | line_field io_limit; }
 member_refused() {
 	local why=$1
@@ -56,7 +57,9 @@ bad_msg() {
 	local before why
 	before=$(table)
 	dmesg -C
-	if $DMSETUP message ioband1 0 "$@" 2>/dev/null; then
+	# "--": a "-1" is the message's, not an option of dmsetup's (which
+	# would refuse it before the kernel sees it)
+	if $DMSETUP message -- ioband1 0 "$@" 2>/dev/null; then
 		check "message '$*' refused" false
 		return
 	fi

@@ -46,7 +46,9 @@ st=$($DMSETUP status ioband1)
 check "status has the seed's fields ($st)" test \
 	"$(echo "$st" | awk '{ print $4, $5, NF }')" = "7 -1 25"
 
-msg() { $DMSETUP message ioband1 0 "$@"; }
+# "--": "attach -5" is the message's; without it dmsetup refuses "-5" as
+# an option of its own and the kernel never sees the message.
+msg() { $DMSETUP message -- ioband1 0 "$@"; }
 table() { $DMSETUP table ioband1 | cut -d' ' -f5-; }
 
 # ok_msg <table> <message...>: the message is accepted and the table is
