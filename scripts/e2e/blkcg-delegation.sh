@@ -84,11 +84,14 @@ check "/t/x reads at $iops I/Os per second: /t's ceiling of 100 holds it (within
 # from 1 s after the call, once await_io has seen each fio read: the fio
 # jobs of a check start seconds apart on a loaded machine, and each one's
 # own average would count the time it ran alone.
-dispatched() {
-	awk -v d="$band" '$1 == d { for (i = 2; i <= NF; i++) {
-		split($i, kv, "="); if (kv[1] == "ioband.dispatched") n = kv[2] } }
-		END { print n + 0 }' "$CG/$1/io.stat"
+# band_stat <key> <cg>: <key>= of <cg>'s io.stat line for the band
+# device, 0 if none.
+band_stat() {
+	awk -v d="$band" -v k="$1" '$1 == d { for (i = 2; i <= NF; i++) {
+		split($i, kv, "="); if (kv[1] == k) n = kv[2] } }
+		END { print n + 0 }' "$CG/$2/io.stat"
 }
+dispatched() { band_stat ioband.dispatched "$1"; }
 # floor:<cg> counts the bios dispatched to meet <cg>'s floor instead (its
 # group's floor_dispatched in show).
 floor_dispatched() {
@@ -100,11 +103,7 @@ floor_dispatched() {
 }
 # rios:<cg> counts the reads <cg> and its descendants sent to the band
 # device (its io.stat's rios).
-rios() {
-	awk -v d="$band" '$1 == d { for (i = 2; i <= NF; i++) {
-		split($i, kv, "="); if (kv[1] == "rios") n = kv[2] } }
-		END { print n + 0 }' "$CG/$1/io.stat"
-}
+rios() { band_stat rios "$1"; }
 count() {
 	case $1 in
 	floor:*) floor_dispatched "${1#floor:}" ;;
