@@ -51,22 +51,8 @@ check "ioband1 still reads" dd if=/dev/mapper/ioband1 of=/dev/null bs=4k \
 	count=16 iflag=direct status=none
 
 # Messages: refused, with dm-ioband's reason in the kernel log, and the
-# table as it was.
-table() { $DMSETUP table ioband1 | cut -d' ' -f5-; }
-bad_msg() {
-	local before why
-	before=$(table)
-	dmesg -C
-	# "--": a "-1" is the message's, not an option of dmsetup's (which
-	# would refuse it before the kernel sees it)
-	if $DMSETUP message -- ioband1 0 "$@" 2>/dev/null; then
-		check "message '$*' refused" false
-		return
-	fi
-	why=$(dmesg | grep -m1 'device-mapper: ioband:' | sed 's/.*ioband: //')
-	check "message '$*' refused ($why), table unchanged" \
-		test -n "$why" -a "$(table)" = "$before"
-}
+# table as it was (guest.sh's msg_refused).
+bad_msg() { msg_refused ioband1 "$@"; }
 bad_msg idle_window x
 bad_msg idle_window -1
 bad_msg idle_window 100001

@@ -399,3 +399,21 @@ noise_bound() {
 		n = base > 0 ? 100 * d / base : 100; x = m - n
 		printf "%.0f %.1f %.1f\n", base, n, x < f ? f : x }'
 }
+
+# msg_refused <band device> <message...>: the message is refused, the
+# kernel log has dm-ioband's reason for it, and the device's table is as
+# it was.  "--": an argument like -1 is the message's, not an option of
+# dmsetup's (which would refuse it before the kernel saw it).
+msg_refused() {
+	local d=$1 before why
+	shift
+	before=$($DMSETUP table "$d")
+	dmesg -C
+	if $DMSETUP message -- "$d" 0 "$@" 2>/dev/null; then
+		check "message '$*' refused" false
+		return
+	fi
+	why=$(dmesg | grep -m1 'device-mapper: ioband:' | sed 's/.*ioband: //')
+	check "message '$*' refused ($why), table unchanged" \
+		test -n "$why" -a "$($DMSETUP table "$d")" = "$before"
+}
