@@ -16,7 +16,7 @@
 # of it while /t/x's self-given floor was served first, and /p's children
 # got their whole floors.
 . "$(dirname "$0")/../lib/guest.sh"
-plan 9
+plan 12
 
 CG=/sys/fs/cgroup
 NOBODY=65534
@@ -34,14 +34,16 @@ chmod 666 "$(readlink -f /dev/mapper/ioband1)" || exit 1
 as_nobody=(setpriv --reuid="$NOBODY" --regid="$NOBODY" --clear-groups)
 
 # fio_args <json> <runtime>: FIO=(the command of random reads on the
-# band device, its output in <json>).
+# band device, its output in <json>; it also ends, writing its output,
+# once <json>.stop exists: stop_io).
 fio_args() {
+	rm -f "$1.stop"
 	FIO=(fio --name=r --filename=/dev/mapper/ioband1 --direct=1
 		--rw=randread --bs=4k --iodepth=8 --ioengine=libaio
-		--runtime="$2" --time_based --output-format=json --output="$1")
+		--runtime="$2" --time_based --trigger-file="$1.stop"
+		--output-format=json --output="$1")
 }
-# iops_of <json>: its job's read IOPS (after fio's "terminating on signal
-# 2" line if stop_io ended it).
+# iops_of <json>: its job's read IOPS.
 iops_of() {
 	python3 -c 'import json, sys
 s = open(sys.argv[1]).read()
@@ -144,14 +146,41 @@ await_io() {
 	log "await_io: $* did not all start reading in 60 s"
 	return 1
 }
-# stop_io <cg>...: end the fio jobs in each <cg> (SIGINT: each writes its
-# output and exits).
+# stop_io <json>... -- <cg>...: tell the fio jobs writing each <json> to
+# end (their trigger files), then wait until no process is left in each
+# <cg>.  Not signals: a SIGINT sent to every process of a cgroup reached
+# fio's job processes too, whose handler prints (not safe in a handler),
+# and in the clean-clone CI of 8721dde one job never ended: fio's main
+# gave up on it after its 300 s, and the job kept the band device open.
+# Bounded by 60 s (the reads in flight need well under a second at 100
+# I/Os per second): false, with what is left and where it waits, if a
+# process stays (a hung bio would keep its reader).
 stop_io() {
-	local c
-	for c in "$@"; do
-		# shellcheck disable=SC2046
-		kill -INT $(cat "$CG/$c/cgroup.procs") 2>/dev/null
+	local c end=$((SECONDS + 60)) left
+	while [ "$1" != -- ]; do
+		: >"$1.stop"
+		shift
 	done
+	shift
+	while :; do
+		left=
+		for c in "$@"; do
+			[ -n "$(cat "$CG/$c/cgroup.procs")" ] && left="$left $c"
+		done
+		[ -z "$left" ] && return 0
+		[ $SECONDS -ge $end ] && break
+		sleep 0.2
+	done
+	log "stop_io: processes left in$left 60 s after being told to end"
+	for c in $left; do
+		cg_procs_dump "$c"
+	done
+	log "show: $($DMSETUP message ioband1 0 show | head -1)"
+	for c in $left; do
+		# shellcheck disable=SC2046
+		kill -KILL $(cat "$CG/$c/cgroup.procs") 2>/dev/null
+	done
+	return 1
 }
 
 # Nor by making more children: /t/y beside /t/x, both reading, share the
@@ -172,8 +201,10 @@ cg_run t/y "${FIO[@]}" >/dev/null 2>&1 &
 ypid=$!
 sum=
 await_io t/x t/y && read -r sum < <(rates rios:t)
-stop_io t/x t/y
+stopped=0
+stop_io /tmp/deleg-x2.json /tmp/deleg-y2.json -- t/x t/y && stopped=1
 wait $xpid $ypid
+check "the readers in /t/x and /t/y ended once told to" test $stopped = 1
 x2=$(iops_of /tmp/deleg-x2.json) y2=$(iops_of /tmp/deleg-y2.json)
 check "/t/x and /t/y read at $sum I/Os per second in all over 4 s while both ran (fio's own: $x2 + $y2): /t's ceiling of 100 holds their sum (within 5)" \
 	within "$sum" 100 5
@@ -193,8 +224,10 @@ cg_run u "${FIO[@]}" >/dev/null 2>&1 &
 upid=$!
 xiops='' uiops=''
 await_io t/x u && read -r xiops uiops < <(rates t/x u)
-stop_io t/x u
+stopped=0
+stop_io /tmp/deleg-fx.json /tmp/deleg-u.json -- t/x u && stopped=1
 wait $xpid $upid
+check "the readers in /t/x and /u ended once told to" test $stopped = 1
 share=$(awk -v u="$uiops" -v x="$xiops" 'BEGIN { printf "%.1f", u + x ? 100 * u / (u + x) : 0 }')
 log "show: $($DMSETUP message ioband1 0 show | head -1)"
 check "/u gets $share % of the device beside /t/x's self-given floor ($uiops against $xiops I/Os per second; 40 to 60, both reading)" \
@@ -232,8 +265,11 @@ qpid=$!
 a='' b='' q='' fa='' fb='' fc=''
 await_io p/a p/b c q &&
 	read -r a b q fa fb fc < <(rates p/a p/b q floor:p/a floor:p/b floor:c)
-stop_io p/a p/b c q
+stopped=0
+stop_io /tmp/deleg-pa.json /tmp/deleg-pb.json /tmp/deleg-c.json \
+	/tmp/deleg-q.json -- p/a p/b c q && stopped=1
 wait $apid $bpid $cpid $qpid
+check "the readers in /p/a, /p/b, /c and /q ended once told to" test $stopped = 1
 ab=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.1f", a + b }')
 fab=$(awk -v a="$fa" -v b="$fb" 'BEGIN { printf "%.1f", a + b }')
 ratio=$(awk -v p="$fab" -v c="$fc" 'BEGIN { printf "%.2f", (c > 0 ? p / c : 99) }')

@@ -351,6 +351,18 @@ cg_dying_gone() {
 	[ "$(cg_dying "$1")" = 0 ]
 }
 
+# cg_procs_dump <path>: log each process left in cgroup <path>: its
+# name, state, where it waits in the kernel and its kernel stack.
+cg_procs_dump() {
+	local p
+	while read -r p; do
+		log "  $1: pid $p $(cat "/proc/$p/comm" 2>/dev/null)" \
+			"$(awk '$1 == "State:" { print $2, $3 }' "/proc/$p/status" 2>/dev/null)" \
+			"wchan $(cat "/proc/$p/wchan" 2>/dev/null)"
+		sed 's/^/    /' "/proc/$p/stack" 2>/dev/null | head -20
+	done <"/sys/fs/cgroup/$1/cgroup.procs"
+}
+
 # cg_remove_all: remove the cgroups cg_make created, newest first (a test
 # may have removed some itself).  A process left inside gets a few seconds
 # to exit; a cgroup that cannot be removed fails the test.
@@ -365,6 +377,7 @@ cg_remove_all() {
 		done
 		[ -d "$d" ] && {
 			log "cleanup: cannot remove cgroup ${MADE_CG[$i]} ($(cat "$d/cgroup.procs" 2>/dev/null | wc -l) processes in it)"
+			cg_procs_dump "${MADE_CG[$i]}"
 			bad=1
 		}
 	done
