@@ -157,8 +157,8 @@ why=
 rmmod dm_mod 2>/dev/null || why="$why; rmmod dm_mod refused"
 module_gone dm_mod || why="$why; dm_mod still loaded"
 if kmemleak_wanted; then
-	kmemleak_ours $res/kmemleak ||
-		why="$why; kmemleak: objects of dm-mod or dm-ioband leaked, or kmemleak off"
+	kmemleak_none $res/kmemleak ||
+		why="$why; kmemleak: unreferenced objects, or kmemleak off"
 	kml=", kmemleak"
 fi
 if [ -z "$why" ]; then
