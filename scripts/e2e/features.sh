@@ -18,7 +18,7 @@
 #      and held to a ceiling, empty flushes passed straight through.
 # 73 to 89 s under scripts/uml-run.sh (debug kernel, boot included).
 . "$(dirname "$0")/../lib/guest.sh"
-plan 123
+plan 126
 
 T=/sys/kernel/tracing
 dev=$(nullb_create disk size=64) || exit 1
@@ -59,6 +59,12 @@ ok_msg ioband1 "1 0 0 uid range-bw 0 :0:0 1000:512:4096 1001:0:2048" range-bw 10
 ok_msg ioband1 "1 0 0 uid range-bw 0 :0:1024 1000:512:4096 1001:0:2048" range-bw :0:1024
 ok_msg ioband1 "1 0 0 uid weight 0 :100,max=1024kbps 1000:100,min=512kbps,max=4096kbps 1001:100,max=2048kbps" policy weight
 ok_msg ioband1 "1 0 0 uid range-bw 0 :0:1024 1000:512:4096 1001:0:2048" policy range-bw
+# weight and range-bw are one message: either takes a weight or the 1.x
+# range; message names are case-insensitive, their arguments are not
+# (as the rst says).
+ok_msg ioband1 "1 0 0 uid range-bw 0 :0:1024 1000:50,min=512kbps,max=4096kbps 1001:0:2048" range-bw 1000:50
+ok_msg ioband1 "1 0 0 uid range-bw 0 :0:1024 1000:512:4096 1001:0:2048" WEIGHT 1000:100
+bad_msg ioband1 policy WEIGHT
 bad_msg ioband1 range-bw 1000:4096:512
 bad_msg ioband1 range-bw 1005:0:64
 bad_msg ioband1 range-bw 1000:1:2:3
