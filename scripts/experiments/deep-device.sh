@@ -55,15 +55,17 @@
 # the in-flight limit the device group settled on.
 #
 # --assert turns them into 2 checks per N: dm-ioband from cold completes
-# at least --min-ratio % of what dm-linear does in the same run, and
-# every steady share is within 1 point of its weight's. The first
+# at least --min-ratio % of what dm-linear does in the same run with the
+# steady shares kept, and every steady share is within 1 point of its
+# weight's. The first
 # catches an estimate that does not find the device (the code before it
 # did gave 52-65 %); the figure the bench reports is the ratio itself,
 # 94-99 % on a quiet host.  make check asks 90 % less the noise that the
 # two dm-linear runs of --control measure (never below 80 %): a host so
 # busy that the guest's dispatcher runs late (82 % seen with a load
 # average of 6 on 2 cores) moves dm-linear too.  With
-# IOBAND_CONTROLLER_OFF=1 the shares check fails.
+# IOBAND_CONTROLLER_OFF=1 both fail (dm-linear in dm-ioband's place did
+# 82.4 % of itself: throughput without the weights is no check).
 . "$(dirname "$0")/../lib/guest.sh"
 
 runtime=10
@@ -196,8 +198,10 @@ PY
 	printf '%-8s %8s %8s %6s%%  %-40s %-40s %-40s %s\n' "$n" "$ltot" \
 		"$itot" "$ratio" "$whole" "$steady" "$target" "$lim"
 	if [ "$assert" = 1 ]; then
-		check "$n devices: dm-ioband from cold does $ratio % of dm-linear (at least $bound$why)" \
-			at_least "$ratio" "$bound"
+		# Throughput alone is no check (dm-linear in its place
+		# passes): at least the bound with the weights kept.
+		check "$n devices: dm-ioband from cold does $ratio % of dm-linear (at least $bound$why) with the steady shares kept" \
+			sh -c "awk -v r='$ratio' -v b='$bound' -v w='$worst' -v p='$share_pts' 'BEGIN { exit !(r != \"\" && r >= b && w <= p) }'"
 		check "$n devices: steady shares $steady within $share_pts point(s) of $target (worst $worst)" \
 			within "$worst" 0 "$share_pts"
 	fi

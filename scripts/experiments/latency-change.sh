@@ -35,10 +35,11 @@
 #
 # --assert (make check): 2 checks per phase: dm-ioband does at least 80 %
 # of what dm-linear does in the same window (see deep-device.sh for the
-# margin), and the shares are within 1 point of 75/25.  With
-# IOBAND_CONTROLLER_OFF=1 the shares checks fail; with --io-limit 150 (a
-# fixed in-flight limit, one that does not follow the device) the deep
-# phases' throughput checks do.
+# margin) with the shares kept, and the shares are within 1 point of
+# 75/25.  With IOBAND_CONTROLLER_OFF=1 both fail (dm-linear alone did
+# 99.7 to 101.5 % of itself: throughput without the weights is no
+# check); with --io-limit 150 (a fixed in-flight limit, one that does
+# not follow the device) the deep phases' throughput checks do.
 . "$(dirname "$0")/../lib/guest.sh"
 
 # 15 s a phase: the figures start a third in, 5 s, about ten 500 ms
@@ -165,8 +166,10 @@ for p in 0 1 2; do
 	printf '%-8s %-9s %8s %8s %6s%%  %-12s %s\n' "$((p + 1))" "${names[p]}" \
 		"$li" "$bi" "$ratio" "$share" "${b[3]}"
 	if [ "$assert" = 1 ]; then
-		check "phase $((p + 1)) (${names[p]}): dm-ioband does $ratio % of dm-linear (at least 80)" \
-			at_least "$ratio" 80
+		# Throughput alone is no check (dm-linear in its place
+		# passes): at least 80 % with the weights kept.
+		check "phase $((p + 1)) (${names[p]}): dm-ioband does $ratio % of dm-linear (at least 80) with the shares kept ($share)" \
+			sh -c "awk -v r='$ratio' -v w='$worst' 'BEGIN { exit !(r >= 80 && w <= 1) }'"
 		check "phase $((p + 1)) (${names[p]}): shares $share within 1 point of 75/25" \
 			within "$worst" 0 1
 	fi
