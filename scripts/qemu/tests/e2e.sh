@@ -21,7 +21,9 @@
 #   e2e.sh [TEST...]      names of scripts/e2e/*.sh without .sh; default all
 #
 # Environment: E2E_TIMEOUT (600 s, as scripts/uml-run.sh) per test;
-# E2E_NO_SKIP=1 runs the tests of SKIP too (run.sh -e E2E_NO_SKIP=1).  The
+# E2E_NO_SKIP=1 runs the tests of SKIP too (run.sh -e E2E_NO_SKIP=1);
+# a test of SKIP fails the run unless E2E_ALLOW_SKIP=1 (a skip is never a
+# pass).  The
 # whole run (scripts/qemu/run.sh's limit, the line above): 1,800 s; all of
 # it took 700 s here.
 set -u
@@ -70,6 +72,7 @@ no_ioband_slab() { [ ! -r /proc/slabinfo ] || ! grep -q ioband /proc/slabinfo; }
 summary=()
 passed=0
 failed=0
+skipped=0
 res=/ioband/e2e
 # The repository, bound where each test's fresh /tmp cannot hide it when
 # it lives under /tmp (a clone made there, as CI may).
@@ -85,7 +88,14 @@ log() { printf '%s\n' "$*"; }
 
 for t in "${tests[@]}"; do
 	if [ -n "${SKIP[$t]:-}" ] && [ "${E2E_NO_SKIP:-0}" != 1 ]; then
-		summary+=("$(printf 'SKIP  %-26s %s (Documentation/qemu.md)' "$t" "${SKIP[$t]}")")
+		# A skip is never a pass, and fails the run unless asked for.
+		skipped=$((skipped + 1))
+		if [ "${E2E_ALLOW_SKIP:-0}" = 1 ]; then
+			summary+=("$(printf 'SKIP  %-26s %s (Documentation/qemu.md)' "$t" "${SKIP[$t]}")")
+		else
+			failed=$((failed + 1))
+			summary+=("$(printf 'FAIL  %-26s skipped: %s (E2E_ALLOW_SKIP=1 allows it)' "$t" "${SKIP[$t]}")")
+		fi
 		continue
 	fi
 	[ -f "$E2E/$t.sh" ] || {
@@ -172,5 +182,5 @@ fi
 log ""
 log "=== e2e summary ($(uname -r), $(nproc) CPUs)"
 printf '%s\n' "${summary[@]}"
-log "$passed passed, $failed failed"
+log "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]
