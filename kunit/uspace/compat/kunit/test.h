@@ -109,6 +109,20 @@ static inline void *kunit_kcalloc(struct kunit *test, size_t n, size_t size,
 			     (msg) ? (const char *)(msg) : "");		\
 } while (0)
 
+/* The _MSG forms: a format and its arguments, as the kernel's take. */
+#define __KUNIT_BINARY_MSG(test, is_assert, l, op, r, fmt, ...) do {	\
+	long long __l = (long long)(l), __r = (long long)(r);		\
+	if (!(__l op __r))						\
+		__KUNIT_FAIL(test, is_assert, "%s %s %s (%lld vs %lld): " fmt, \
+			     #l, #op, #r, __l, __r, ##__VA_ARGS__);	\
+} while (0)
+
+#define __KUNIT_BOOL_MSG(test, is_assert, cond, want, fmt, ...) do {	\
+	if (!!(cond) != (want))						\
+		__KUNIT_FAIL(test, is_assert, "%s is %s: " fmt, #cond,	\
+			     (want) ? "false" : "true", ##__VA_ARGS__);	\
+} while (0)
+
 #define __KUNIT_BOOL(test, is_assert, cond, want, msg) do {		\
 	if (!!(cond) != (want))						\
 		__KUNIT_FAIL(test, is_assert, "%s is %s%s%s", #cond,	\
@@ -120,7 +134,7 @@ static inline void *kunit_kcalloc(struct kunit *test, size_t n, size_t size,
 #define KUNIT_EXPECT_FALSE(t, c)	__KUNIT_BOOL(t, 0, c, 0, NULL)
 #define KUNIT_ASSERT_TRUE(t, c)		__KUNIT_BOOL(t, 1, c, 1, NULL)
 #define KUNIT_ASSERT_FALSE(t, c)	__KUNIT_BOOL(t, 1, c, 0, NULL)
-#define KUNIT_EXPECT_TRUE_MSG(t, c, m)	__KUNIT_BOOL(t, 0, c, 1, m)
+#define KUNIT_EXPECT_TRUE_MSG(t, c, ...)	__KUNIT_BOOL_MSG(t, 0, c, 1, __VA_ARGS__)
 #define KUNIT_EXPECT_EQ(t, l, r)	__KUNIT_BINARY(t, 0, l, ==, r, NULL)
 #define KUNIT_EXPECT_NE(t, l, r)	__KUNIT_BINARY(t, 0, l, !=, r, NULL)
 #define KUNIT_EXPECT_PTR_EQ(t, l, r)	\
@@ -133,9 +147,12 @@ static inline void *kunit_kcalloc(struct kunit *test, size_t n, size_t size,
 #define KUNIT_ASSERT_LE(t, l, r)	__KUNIT_BINARY(t, 1, l, <=, r, NULL)
 #define KUNIT_ASSERT_GE(t, l, r)	__KUNIT_BINARY(t, 1, l, >=, r, NULL)
 #define KUNIT_ASSERT_NOT_NULL(t, p)	__KUNIT_BOOL(t, 1, (p) != NULL, 1, NULL)
-#define KUNIT_EXPECT_LE_MSG(t, l, r, m)	__KUNIT_BINARY(t, 0, l, <=, r, m)
-#define KUNIT_EXPECT_GE_MSG(t, l, r, m)	__KUNIT_BINARY(t, 0, l, >=, r, m)
-#define KUNIT_EXPECT_EQ_MSG(t, l, r, m)	__KUNIT_BINARY(t, 0, l, ==, r, m)
+#define KUNIT_EXPECT_LE_MSG(t, l, r, ...)	\
+	__KUNIT_BINARY_MSG(t, 0, l, <=, r, __VA_ARGS__)
+#define KUNIT_EXPECT_GE_MSG(t, l, r, ...)	\
+	__KUNIT_BINARY_MSG(t, 0, l, >=, r, __VA_ARGS__)
+#define KUNIT_EXPECT_EQ_MSG(t, l, r, ...)	\
+	__KUNIT_BINARY_MSG(t, 0, l, ==, r, __VA_ARGS__)
 
 static inline int kunit_run_one(struct kunit_case *c, const void *param,
 				const char *desc)
