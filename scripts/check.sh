@@ -5,7 +5,8 @@
 #   1. the series applies to a pristine tree, with no fuzz, and no patch
 #      of it fixes another (scripts/check-no-fixups.sh)
 #   2. checkpatch.pl --strict on every patch: 0 errors, 0 warnings
-#   3. KUnit (kunit.py, UML); every patch builds on its own (W=1)
+#   3. KUnit (kunit.py, UML; and the policy suites in user space,
+#      kunit/uspace); every patch builds on its own (W=1)
 #   4. a W=1 build with sparse (C=2) of dm-ioband: no warnings; kernel-doc;
 #      the rst renders (docutils); an i386 build of the objects
 #   5. the end-to-end tests of scripts/e2e/ in the debug UML kernel
@@ -190,6 +191,10 @@ sparse_w1() {
 	! grep -E 'warning:|error:' "$log"
 }
 step kunit "$TOP/scripts/kunit.sh"
+# The policy suites' quick loop in user space (kunit/uspace): it builds
+# the same sources against a compat layer, which a new KUnit macro can
+# break without anything else noticing.
+step kunit-uspace make -s -C "$TOP/kunit/uspace" run
 step bisect "$TOP/scripts/check-bisect.sh"
 step sparse-w1 sparse_w1
 
