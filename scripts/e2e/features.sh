@@ -241,11 +241,16 @@ fio2() {
 }
 # The control (the test audit's finding 16): the same run with no
 # io_throttle holds some of ioband3's reads, where the policy orders them.
+# Up to three runs, as with the floor below: the two jobs may not overlap
+# in 2 s on a guest short of CPU, and a group alone is not held.
 $DMSETUP message ioband3 0 io_limit 32
-for i in 3 4; do $DMSETUP message ioband$i 0 reset; done
-fio2
-d3=$(delayed ioband3)
-check "control: io_throttle 0, io_limit 32, 8 in flight: ioband3's reads held ($d3)" \
+for run in 1 2 3; do
+	for i in 3 4; do $DMSETUP message ioband$i 0 reset; done
+	fio2
+	d3=$(delayed ioband3)
+	[ "${d3:-0}" -gt 0 ] && break
+done
+check "control: io_throttle 0, io_limit 32, 8 in flight: ioband3's reads held ($d3, run $run of 3 at most)" \
 	test "${d3:-0}" -gt 0
 check "io_throttle 64, io_limit 32" sh -c \
 	"$DMSETUP message ioband3 0 io_throttle 64 && $DMSETUP message ioband3 0 io_limit 32"
@@ -268,7 +273,7 @@ check "a floor on ioband3's default group" $DMSETUP message ioband3 0 limits def
 # What the policy holds below the limit depends on how the two jobs
 # overlap, which a TCG guest short of CPU may not do in 2 s (0 held seen
 # once): up to three runs.  Without the floor, every run holds none (the
-# first check of this block).
+# check after the control).
 for run in 1 2 3; do
 	for i in 3 4; do $DMSETUP message ioband$i 0 reset; done
 	fio2
@@ -311,10 +316,13 @@ kb4=$($DMSETUP status ioband4 | awk '{ printf "%d", $8 / 2 / 3 }')
 check "the floor is met: ioband3 got $kb3 KB/s (floor 1024, 10 % slack), ioband4 $kb4 KB/s" \
 	test "$kb3" -ge 920 -a "$kb4" -gt "$kb3"
 il=$($DMSETUP message ioband3 0 show | head -1 | sed -n 's/.* io_limit=\([0-9]*\) .*/\1/p')
-# Learnt from the disk: at most its 8 tags (16 reads asked each; 7 seen
-# in UML), not the 16 a pool starts from, nor collapsed to 1.
-check "the automatic io_limit ($il) is at most the disk's 8 tags, and at least 2" \
-	test "${il:-0}" -ge 2 -a "${il:-0}" -le 8
+cap=$($DMSETUP message ioband3 0 show | head -1 | sed -n 's/.* capacity=\([0-9]*\) .*/\1/p')
+# Learnt from the disk: a capacity of at most its 8 tags (16 reads asked
+# each; 7 seen in UML), not the 16 a pool starts from, nor collapsed to
+# 1.  The capacity, not io_limit: on dm-linear slices the tags are not
+# known, and io_limit adds the dispatcher's slack to the capacity.
+check "the automatic capacity ($cap; io_limit $il) is at most the disk's 8 tags, and at least 2" \
+	test "${cap:-0}" -ge 2 -a "${cap:-0}" -le 8
 for i in 3 4; do $DMSETUP remove ioband$i; done
 
 # --- 4. held bios: detach, remove --force, remove --deferred, cgroups ---

@@ -200,8 +200,9 @@ PY
 	if [ "$assert" = 1 ]; then
 		# Throughput alone is no check (dm-linear in its place
 		# passes): at least the bound with the weights kept.
+		kept() { at_least "$ratio" "$bound" && within "$worst" 0 "$share_pts"; }
 		check "$n devices: dm-ioband from cold does $ratio % of dm-linear (at least $bound$why) with the steady shares kept" \
-			sh -c "awk -v r='$ratio' -v b='$bound' -v w='$worst' -v p='$share_pts' 'BEGIN { exit !(r != \"\" && r >= b && w <= p) }'"
+			kept
 		check "$n devices: steady shares $steady within $share_pts point(s) of $target (worst $worst)" \
 			within "$worst" 0 "$share_pts"
 	fi

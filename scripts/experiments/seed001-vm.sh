@@ -64,7 +64,7 @@ log "seed (2008, KVM): 4397/2902 I/Os = 60.2/39.8 %; run locally 80.6/19.4 %"
 
 if [ "$EXP_ASSERT" = 1 ]; then
 	# One check: vm2's share is the rest of vm1's.
-	check "dm-ioband vm1 and vm2 share ${ib1:-?}/${ib2:-?}, within 2 of 80/20" \
-		sh -c "[ -n '${ib2:-}' ] && awk -v a='${ib1:-}' -v b='${ib2:-}' 'BEGIN { d = a - 80; if (d < 0) d = -d; e = b - 20; if (e < 0) e = -e; exit !(a != \"\" && d <= 2 && e <= 2) }'"
+	split_ok() { within "${ib1:-}" 80 2 && within "${ib2:-}" 20 2; }
+	check "dm-ioband vm1 and vm2 share ${ib1:-?}/${ib2:-?}, within 2 of 80/20" split_ok
 fi
 finish

@@ -98,7 +98,7 @@ log "seed (2009, dm-ioband 1.x): one dd per group lost its share; 4 dd each: ove
 
 if [ "$EXP_ASSERT" = 1 ]; then
 	# One check: dd2's share is 100 less dd1's.
-	check "dm-ioband dd1 and dd2 share ${ib1:-?}/${ib2:-?}, within 2 of 66.7/33.3" \
-		sh -c "[ -n '${ib2:-}' ] && awk -v a='${ib1:-}' 'BEGIN { d = a - 66.7; if (d < 0) d = -d; exit !(a != \"\" && d <= 2) }'"
+	split_ok() { within "${ib1:-}" 66.7 2 && within "${ib2:-}" 33.3 2; }
+	check "dm-ioband dd1 and dd2 share ${ib1:-?}/${ib2:-?}, within 2 of 66.7/33.3" split_ok
 fi
 finish

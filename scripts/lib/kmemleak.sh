@@ -42,6 +42,8 @@ kmemleak_none() {
 		END { if (blk != "" && ours) printf "%s", blk }' "$out" >"$out.ours"
 	log "kmemleak: $n unreferenced object(s), $(grep -c '^unreferenced object' "$out.ours") of them device-mapper's"
 	[ "$n" = 0 ] && return 0
-	head -60 "$out"
+	# device-mapper's first, then the start of the whole report
+	head -40 "$out.ours"
+	head -40 "$out"
 	return 1
 }
