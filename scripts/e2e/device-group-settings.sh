@@ -42,10 +42,11 @@ fio --direct=1 --rw=randread --bs=4k --iodepth=32 --ioengine=libaio \
 cap1=$(showv ioband1 capacity)
 $DMSETUP suspend ioband2 && $DMSETUP resume ioband2
 cap2=$(showv ioband1 capacity)
-# Learnt: at most the disk's 8 tags (8 seen in UML), not the 16 a pool
-# starts from, nor collapsed to 1 (the two readers ask 64).
-check "capacity learnt on the 8-tag disk ($cap1, 2 to 8) kept over a resume ($cap2)" \
-	test "$cap1" = "$cap2" -a "$cap1" -ge 2 -a "$cap1" -le 8
+# Learnt: at most the disk's 8 tags and a raise probe's quarter (one may
+# be in progress: 10; 8 seen in UML, 7 in a clean-clone CI run), not the
+# 16 a pool starts from, nor collapsed to 1 (the two readers ask 64).
+check "capacity learnt on the 8-tag disk ($cap1, 2 to 10) kept over a resume ($cap2)" \
+	test "$cap1" = "$cap2" -a "$cap1" -ge 2 -a "$cap1" -le 10
 
 # A new table with other values sets them for the whole group.
 check "load ioband2 with io_limit 6, policy weight" $DMSETUP load ioband2 \

@@ -317,12 +317,14 @@ check "the floor is met: ioband3 got $kb3 KB/s (floor 1024, 10 % slack), ioband4
 	test "$kb3" -ge 920 -a "$kb4" -gt "$kb3"
 il=$($DMSETUP message ioband3 0 show | head -1 | sed -n 's/.* io_limit=\([0-9]*\) .*/\1/p')
 cap=$($DMSETUP message ioband3 0 show | head -1 | sed -n 's/.* capacity=\([0-9]*\) .*/\1/p')
-# Learnt from the disk: a capacity of at most its 8 tags (16 reads asked
-# each; 7 seen in UML), not the 16 a pool starts from, nor collapsed to
-# 1.  The capacity, not io_limit: on dm-linear slices the tags are not
-# known, and io_limit adds the dispatcher's slack to the capacity.
-check "the automatic capacity ($cap; io_limit $il) is at most the disk's 8 tags, and at least 2" \
-	test "${cap:-0}" -ge 2 -a "${cap:-0}" -le 8
+# Learnt from the disk: a capacity of at most its 8 tags and a raise
+# probe's quarter (one may be in progress: 10), not the 16 a pool starts
+# from, nor collapsed to 1 (16 reads asked each; 7 seen in UML).  The
+# capacity, not io_limit: on dm-linear slices the tags are not known,
+# and io_limit adds the dispatcher's slack (io_limit 10 in a clean-clone
+# CI run).
+check "the automatic capacity ($cap; io_limit $il) is at most the disk's 8 tags and a probe's quarter (10), and at least 2" \
+	test "${cap:-0}" -ge 2 -a "${cap:-0}" -le 10
 for i in 3 4; do $DMSETUP remove ioband$i; done
 
 # --- 4. held bios: detach, remove --force, remove --deferred, cgroups ---
