@@ -30,8 +30,7 @@
 # --control runs dm-linear again after dm-ioband and asks 95 % of their
 # mean less how far the two are apart (UML's own noise), never below
 # --min-floor (deep-device.sh's --control): make check's
-# shares:device-classes-slices, on slices, where the estimate alone
-# keeps the bios within the tags.
+# shares:device-classes, on the disk.
 . "$(dirname "$0")/../lib/guest.sh"
 
 runtime=10
