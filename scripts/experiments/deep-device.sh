@@ -13,14 +13,16 @@
 # in one make check of deep-tags, 31.4/.../9.3 for 30/10/... here).
 #
 #   deep-device.sh [--runtime S] [--devices "2 8"] [--depth D]
-#                  [--tags N] [--latency-us US] [--on-slices]
+#                  [--tags N] [--latency-us US] [--on-slices | --also-slices]
 #                  [--nullb "attr=value ..."] [--rw randread|randrw]
 #                  [--min-ratio PCT] [--share-points P] [--control]
 #                  [--min-floor PCT] [--assert]
 #
 # --on-slices puts the band devices on the dm-linear slices instead, where
 # dm-ioband cannot see the tags and has only its estimate (make bench's
-# deep-tags).
+# deep-tags).  --also-slices runs dm-ioband on the disk, then on the
+# slices, between the same dm-linear runs (rows N-disk and N-slices, two
+# checks each): make check's shares:device-classes.
 #
 # --tags and --latency-us make another device (null_blk's hw_queue_depth
 # and completion_nsec; 1,024 and 200,000 by default): the fio depth per
@@ -74,7 +76,7 @@ depth=2048
 tags=1024
 lat_us=200000
 assert=0
-on_slices=0
+placements=disk
 nullb_attrs=
 rw=randread
 min_ratio=80
@@ -88,7 +90,8 @@ while [ $# -gt 0 ]; do
 	--depth) depth=$2; shift ;;
 	--tags) tags=$2; shift ;;
 	--latency-us) lat_us=$2; shift ;;
-	--on-slices) on_slices=1 ;;
+	--on-slices) placements=slices ;;
+	--also-slices) placements="disk slices" ;;
 	--nullb) nullb_attrs=$2; shift ;;
 	--rw) rw=$2; shift ;;
 	--min-ratio) min_ratio=$2; shift ;;
@@ -101,7 +104,8 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-[ "$assert" = 1 ] && plan $((2 * $(echo $devices | wc -w)))
+# shellcheck disable=SC2086
+[ "$assert" = 1 ] && plan $((2 * $(echo $devices | wc -w) * $(echo $placements | wc -w)))
 
 # shellcheck disable=SC2086
 disk=$(nullb_create deep size=1024 memory_backed=0 hw_queue_depth="$tags" \
@@ -155,18 +159,20 @@ for n in $devices; do
 	dm_linear_slices "$disk" "$n" "s${n}_" || exit 1
 	lin=$(run_fio "$n" "s${n}_") || exit 1
 	sz=$(sectors "/dev/mapper/s${n}_1")
-	for i in $(seq 1 "$n"); do
-		w=$((i == 1 ? 300 : 100))
-		below=$disk
-		[ "$on_slices" = 1 ] && below=/dev/mapper/s${n}_$i
-		dm_create "b${n}_$i" "0 $sz ioband $below $((40 + n)) 0 0 none weight 0 :$w" ||
-			exit 1
-	done
-	ib=$(run_fio "$n" "b${n}_") || exit 1
-	lim=-
-	controller_off || lim=$($DMSETUP message "b${n}_1" 0 show | head -1 |
-		tr ' ' '\n' | sed -n 's/^io_limit=//p')
-	read -r ltot itot whole steady target worst < <(python3 - "$lin" "$ib" "$n" <<'PY'
+	results=()
+	for place in $placements; do
+		for i in $(seq 1 "$n"); do
+			w=$((i == 1 ? 300 : 100))
+			below=$disk
+			[ "$place" = slices ] && below=/dev/mapper/s${n}_$i
+			dm_create "b${n}_$i" "0 $sz ioband $below $((40 + n)) 0 0 none weight 0 :$w" ||
+				exit 1
+		done
+		ib=$(run_fio "$n" "b${n}_") || exit 1
+		lim=-
+		controller_off || lim=$($DMSETUP message "b${n}_1" 0 show |
+			head -1 | tr ' ' '\n' | sed -n 's/^io_limit=//p')
+		results+=("$(python3 - "$lin" "$ib" "$n" <<'PY'
 import sys
 lin = [float(x) for x in sys.argv[1].split("|")[0].split()]
 ib, st = (x.split() for x in sys.argv[2].split("|"))
@@ -181,10 +187,12 @@ print("%.0f %.0f %s %s %s %.2f" % (sum(lin), sum(ib),
       fmt([100 * x / sum(ib) for x in ib]), fmt(sh), fmt(tgt),
       max(abs(a - b) for a, b in zip(sh, tgt))))
 PY
-)
-	for i in $(seq 1 "$n"); do
-		$DMSETUP remove "b${n}_$i"
+) $lim")
+		for i in $(seq 1 "$n"); do
+			$DMSETUP remove "b${n}_$i"
+		done
 	done
+	ltot=${results[0]%% *}
 	bound=$min_ratio why=
 	if [ "$control" = 1 ]; then
 		lin2=$(run_fio "$n" "s${n}_") || exit 1
@@ -194,18 +202,29 @@ PY
 		why="; $min_ratio less the noise, $noise %: dm-linear $ltot and $l2"
 		ltot=$base
 	fi
-	ratio=$(awk -v a="$itot" -v b="$ltot" 'BEGIN { printf "%.1f", 100 * a / b }')
-	printf '%-8s %8s %8s %6s%%  %-40s %-40s %-40s %s\n' "$n" "$ltot" \
-		"$itot" "$ratio" "$whole" "$steady" "$target" "$lim"
-	if [ "$assert" = 1 ]; then
-		# Throughput alone is no check (dm-linear in its place
-		# passes): at least the bound with the weights kept.
-		kept() { at_least "$ratio" "$bound" && within "$worst" 0 "$share_pts"; }
-		check "$n devices: dm-ioband from cold does $ratio % of dm-linear (at least $bound$why) with the steady shares kept" \
-			kept
-		check "$n devices: steady shares $steady within $share_pts point(s) of $target (worst $worst)" \
-			within "$worst" 0 "$share_pts"
-	fi
+	k=0
+	for place in $placements; do
+		read -r _ itot whole steady target worst lim <<<"${results[$k]}"
+		k=$((k + 1))
+		# one placement: the row and the checks as before
+		label=$n what="$n devices"
+		if [ "$placements" != "${placements% *}" ]; then
+			label=$n-$place what="$n devices on the $place"
+		fi
+		ratio=$(awk -v a="$itot" -v b="$ltot" 'BEGIN { printf "%.1f", 100 * a / b }')
+		printf '%-8s %8s %8s %6s%%  %-40s %-40s %-40s %s\n' "$label" \
+			"$ltot" "$itot" "$ratio" "$whole" "$steady" "$target" "$lim"
+		if [ "$assert" = 1 ]; then
+			# Throughput alone is no check (dm-linear in its
+			# place passes): at least the bound with the weights
+			# kept.
+			kept() { at_least "$ratio" "$bound" && within "$worst" 0 "$share_pts"; }
+			check "$what: dm-ioband from cold does $ratio % of dm-linear (at least $bound$why) with the steady shares kept" \
+				kept
+			check "$what: steady shares $steady within $share_pts point(s) of $target (worst $worst)" \
+				within "$worst" 0 "$share_pts"
+		fi
+	done
 done
 if [ "$assert" = 1 ]; then
 	finish

@@ -7,7 +7,8 @@
 # bottleneck), from cold, next to the same load on dm-linear slices in
 # the same run (deep-device.sh does each class).
 #
-#   device-classes.sh [--runtime S] [--classes "spread ..."] [--on-slices]
+#   device-classes.sh [--runtime S] [--classes "spread ..."]
+#                     [--on-slices | --also-slices]
 #                     [--control [--min-floor PCT]] [--assert]
 #
 # Classes (the issue 25 list that the rig can make):
@@ -23,14 +24,16 @@
 # 4 ms + 100 us a request once gave 87 % and 71.2/28.8).
 #
 # --on-slices puts the band devices on dm-linear slices, where dm-ioband
-# cannot see the tags (its estimate alone keeps the bios within them).
+# cannot see the tags (its estimate alone keeps the bios within them);
+# --also-slices runs them on the disk, then on the slices, between the
+# same dm-linear runs.
 # --assert (2 checks per class): dm-ioband does at least 95 % of
 # dm-linear's I/Os in the same run, and its steady shares are within 2
 # points of 75/25.  With IOBAND_CONTROLLER_OFF=1 the shares fail.
 # --control runs dm-linear again after dm-ioband and asks 95 % of their
 # mean less how far the two are apart (UML's own noise), never below
 # --min-floor (deep-device.sh's --control): make check's
-# shares:device-classes, on the disk.
+# shares:device-classes, on the disk and the slices (--also-slices).
 . "$(dirname "$0")/../lib/guest.sh"
 
 runtime=10
@@ -41,6 +44,7 @@ while [ $# -gt 0 ]; do
 	--runtime) runtime=$2; shift ;;
 	--classes) classes=$2; shift ;;
 	--on-slices) extra+=(--on-slices) ;;
+	--also-slices) extra+=(--also-slices) ;;
 	--control) extra+=(--control) ;;
 	--min-floor) extra+=(--min-floor "$2"); shift ;;
 	--assert) extra+=(--assert) ;;
