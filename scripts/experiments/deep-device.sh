@@ -56,7 +56,7 @@
 # off, 32.0/10.3/10.3/10.0/9.6/9.5/9.3/9.1), against the weights, and
 # the in-flight limit the device group settled on.
 #
-# --assert turns them into 2 checks per N: dm-ioband from cold completes
+# --assert turns them into 2 checks per N (and placement): dm-ioband from cold completes
 # at least --min-ratio % of what dm-linear does in the same run with the
 # steady shares kept, and every steady share is within 1 point of its
 # weight's. The first

@@ -17,7 +17,8 @@
 # ratio is against the mean of the two dm-linear runs, and how far those
 # two are apart (in % of their mean) is printed as the round's noise.
 # --assert (2 checks per round): dm-ioband does at least 95 % of
-# dm-linear's I/Os less that noise, and its shares are within 2 points
+# dm-linear's I/Os less that noise (never below 85 %), and its shares
+# are within 2 points
 # of 75/25.  The host's disk is shared with whatever else runs: a
 # measurement of this machine, not of dm-ioband alone.
 . "$(dirname "$0")/../../lib/guest.sh"
@@ -69,7 +70,9 @@ print(*["%.0f" % job["read"]["iops"] for job in j["jobs"]], "|",
 PY
 }
 
-# linear: dm-linear devices lin1 and lin2 on the partitions, loaded
+# linear <var>: dm-linear devices lin1 and lin2 on the partitions,
+# loaded; what load prints goes into <var>.  (The devices are made in
+# this shell, so that guest.sh knows what to remove should load fail.)
 linear() {
 	local i out
 	for i in 1 2; do
@@ -77,12 +80,14 @@ linear() {
 			return 1
 	done
 	out=$(load lin) || return 1
-	$DMSETUP remove lin1 && $DMSETUP remove lin2 && echo "$out"
+	$DMSETUP remove lin1 && $DMSETUP remove lin2 || return 1
+	printf -v "$1" '%s' "$out"
 }
 
 printf '%-6s %8s %8s %8s %6s %7s  %-12s %s\n' round linear ioband linear2 noise ratio shares io_limit
+lin='' lin2=''
 for r in $(seq 1 "$rounds"); do
-	lin=$(linear) || exit 1
+	linear lin || exit 1
 	for i in 1 2; do
 		w=$((i == 1 ? 300 : 100))
 		dm_create "band$i" "0 $(sectors "${parts[$((i - 1))]}") ioband ${parts[$((i - 1))]} 7 0 0 none weight 0 :$w" ||
@@ -92,7 +97,7 @@ for r in $(seq 1 "$rounds"); do
 	lim=$($DMSETUP message band1 0 show | head -1 | tr ' ' '\n' |
 		sed -n 's/^io_limit=//p')
 	$DMSETUP remove band1 && $DMSETUP remove band2
-	lin2=$(linear) || exit 1
+	linear lin2 || exit 1
 	read -r ltot itot l2tot sh worst < <(python3 - "$lin" "$ib" "$lin2" <<'PY'
 import sys
 lin = [float(x) for x in sys.argv[1].split("|")[0].split()]
@@ -106,7 +111,7 @@ print("%.0f %.0f %.0f %s %.2f" % (sum(lin), sum(ib), sum(lin2),
       max(abs(sh[0] - 75), abs(sh[1] - 25))))
 PY
 )
-	read -r base noise bound < <(noise_bound "$ltot" "$l2tot" 95 0)
+	read -r base noise bound < <(noise_bound "$ltot" "$l2tot" 95 85)
 	ratio=$(awk -v a="$itot" -v b="$base" 'BEGIN { printf "%.1f", 100 * a / b }')
 	printf '%-6s %8s %8s %8s %5s%% %6s%%  %-12s %s\n' "$r" "$ltot" "$itot" \
 		"$l2tot" "$noise" "$ratio" "$sh" "$lim"
