@@ -11,7 +11,12 @@
 # of each band device over the last two thirds of the run) and the
 # in-flight limit the device group settled at.
 #
-#   real-disk.sh [--runtime S] [--depth N] [--rounds N] [--assert]
+#   real-disk.sh [--runtime S] [--depth N] [--rounds N] [--io-limit N]
+#                [--assert]
+#
+# --io-limit fixes the device group's in-flight limit (default 0: the
+# estimate): at the two devices' whole depth nothing is held, and the
+# ratio is what dm-ioband's path costs on this guest's CPUs.
 #
 # Each round runs dm-linear, then dm-ioband, then dm-linear again: the
 # ratio is against the mean of the two dm-linear runs, and how far those
@@ -26,12 +31,14 @@
 runtime=15
 depth=32
 rounds=1
+io_limit=0
 assert=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--runtime) runtime=$2; shift ;;
 	--depth) depth=$2; shift ;;
 	--rounds) rounds=$2; shift ;;
+	--io-limit) io_limit=$2; shift ;;
 	--assert) assert=1 ;;
 	*) echo "unknown argument $1"; exit 2 ;;
 	esac
@@ -90,7 +97,7 @@ for r in $(seq 1 "$rounds"); do
 	linear lin || exit 1
 	for i in 1 2; do
 		w=$((i == 1 ? 300 : 100))
-		dm_create "band$i" "0 $(sectors "${parts[$((i - 1))]}") ioband ${parts[$((i - 1))]} 7 0 0 none weight 0 :$w" ||
+		dm_create "band$i" "0 $(sectors "${parts[$((i - 1))]}") ioband ${parts[$((i - 1))]} 7 0 $io_limit none weight 0 :$w" ||
 			exit 1
 	done
 	ib=$(load band) || exit 1
