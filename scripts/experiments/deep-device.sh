@@ -56,10 +56,10 @@
 # off, 32.0/10.3/10.3/10.0/9.6/9.5/9.3/9.1), against the weights, and
 # the in-flight limit the device group settled on.
 #
-# --assert turns them into 2 checks per N (and placement): dm-ioband from cold completes
-# at least --min-ratio % of what dm-linear does in the same run with the
-# steady shares kept, and every steady share is within 1 point of its
-# weight's. The first
+# --assert turns them into 2 checks per N (and placement): dm-ioband from
+# cold completes at least --min-ratio % of what dm-linear does in the
+# same run with the steady shares kept, and every steady share is within
+# 1 point of its weight's. The first
 # catches an estimate that does not find the device (the code before it
 # did gave 52-65 %); the figure the bench reports is the ratio itself,
 # 94-99 % on a quiet host.  make check asks 90 % less the noise that the
@@ -206,7 +206,7 @@ PY
 	for place in $placements; do
 		read -r _ itot whole steady target worst lim <<<"${results[$k]}"
 		k=$((k + 1))
-		# one placement: the row and the checks as before
+		# with two placements, the row and the checks say which
 		label=$n what="$n devices"
 		if [ "$placements" != "${placements% *}" ]; then
 			label=$n-$place what="$n devices on the $place"

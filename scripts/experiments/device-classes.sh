@@ -27,9 +27,9 @@
 # cannot see the tags (its estimate alone keeps the bios within them);
 # --also-slices runs them on the disk, then on the slices, between the
 # same dm-linear runs.
-# --assert (2 checks per class and placement): dm-ioband does at least 95 % of
-# dm-linear's I/Os in the same run, and its steady shares are within 2
-# points of 75/25.  With IOBAND_CONTROLLER_OFF=1 the shares fail.
+# --assert (2 checks per class and placement): dm-ioband does at least
+# 95 % of dm-linear's I/Os in the same run, and its steady shares are
+# within 2 points of 75/25.  With IOBAND_CONTROLLER_OFF=1 the shares fail.
 # --control runs dm-linear again after dm-ioband and asks 95 % of their
 # mean less how far the two are apart (UML's own noise), never below
 # --min-floor (deep-device.sh's --control): make check's
