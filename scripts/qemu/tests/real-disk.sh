@@ -12,11 +12,20 @@
 # in-flight limit the device group settled at.
 #
 #   real-disk.sh [--runtime S] [--depth N] [--rounds N] [--io-limit N]
-#                [--assert]
+#                [--jobs N] [--nice N] [--assert]
 #
 # --io-limit fixes the device group's in-flight limit (default 0: the
 # estimate): at the two devices' whole depth nothing is held, and the
 # ratio is what dm-ioband's path costs on this guest's CPUs.
+#
+# --jobs splits each device's load between N fio jobs (processes) of
+# DEPTH / N reads in flight each; --nice runs the 75 % device's jobs at
+# that nice value (-19: the most CPU), in every run of the round.  On a
+# guest whose CPUs bound the I/O rate, each I/O costs its submitter CPU
+# time: one process cannot send more than one CPU lets it, and the
+# scheduler shares the CPUs equally between the jobs, so the 75 %
+# device's job cannot send its share, whatever dm-ioband does.  Given
+# the CPUs (--jobs 2 --nice -19), it can.
 #
 # Each round runs dm-linear, then dm-ioband, then dm-linear again: the
 # ratio is against the mean of the two dm-linear runs, and how far those
@@ -32,6 +41,8 @@ runtime=15
 depth=32
 rounds=1
 io_limit=0
+nice=0
+jobs=1
 assert=0
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -39,6 +50,8 @@ while [ $# -gt 0 ]; do
 	--depth) depth=$2; shift ;;
 	--rounds) rounds=$2; shift ;;
 	--io-limit) io_limit=$2; shift ;;
+	--nice) nice=$2; shift ;;
+	--jobs) jobs=$2; shift ;;
 	--assert) assert=1 ;;
 	*) echo "unknown argument $1"; exit 2 ;;
 	esac
@@ -48,6 +61,7 @@ parts=(/dev/sdb5 /dev/sdb6)
 [ "$assert" = 1 ] && plan $((2 * rounds + 1))
 log "# kernel $(uname -r), $(nproc) CPUs, data disk throttled to ${IOBAND_IOPS:-?} IOPS (0: not)"
 log "# sdb: $(cat /sys/block/sdb/queue/nr_requests) requests, scheduler $(cat /sys/block/sdb/queue/scheduler)"
+log "# $jobs fio job(s) of $((depth / jobs)) reads in flight per device, the 75 % device's at nice $nice"
 modprobe dm-ioband
 [ "$assert" = 1 ] && check "dm-ioband is loaded" test -d /sys/module/dm_ioband
 
@@ -56,9 +70,9 @@ modprobe dm-ioband
 load() {
 	local p=$1 pid r1 r2 t1
 	fio --ioengine=libaio --direct=1 --rw=randread --bs=4k \
-		--iodepth="$depth" --runtime="$runtime" --time_based \
+		--iodepth=$((depth / jobs)) --numjobs="$jobs" --runtime="$runtime" --time_based \
 		--output-format=json --output=/tmp/real.json \
-		--name=d1 --filename="/dev/mapper/${p}1" \
+		--name=d1 --filename="/dev/mapper/${p}1" --nice="$nice" \
 		--name=d2 --filename="/dev/mapper/${p}2" >/dev/null &
 	pid=$!
 	t1=$((runtime / 3))

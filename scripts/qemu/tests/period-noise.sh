@@ -1,0 +1,122 @@
+#!/bin/bash
+# qemu-userland: e2e
+# qemu-time-limit: 900
+# How noisy the file-backed disk's throughput is, and how it grows with
+# the depth (issue 25, item 4): the estimator's probes judge one
+# estimation period (20 ms here) against the smoothed throughput, and a
+# raise of a quarter must gain a sixteenth, beyond twice the noise.
+#
+# In the QEMU guest booted with its data disk not throttled
+# (scripts/qemu/run.sh -i 0), two band devices at weights 3:1 on
+# /dev/sdb5 and sdb6 with io_limit fixed (nothing is learnt), fio 4 KiB
+# random reads at depth 32 on each, and the dm_ioband_period tracepoint
+# on.  The io_limit goes through the limits given in turn, every SWITCH
+# seconds (the io_limit message), so that each limit is measured over
+# the same stretch of time as the others: the host's own drift then
+# falls on all of them alike.  The first 1.5 s after a change (the
+# message's dmsetup runs, the queue settles) is left out.  For each
+# limit: the periods' mean throughput, how far a period strays from the
+# mean (coefficient of variation) when 1, 4 and 16 periods in a row are
+# taken together, and how alike neighbouring periods are
+# (autocorrelation at lag 1).  Between two limits: the elasticity,
+# d ln(throughput) / d ln(limit) (1: throughput grows with the depth; 0:
+# flat; a raise of a quarter gains a sixteenth, what the estimate asks
+# of it, at 0.27).
+#
+#   period-noise.sh [--runtime S] [--switch S] [--io-limits "8 16 32"]
+#
+# A measurement, no checks.
+. "$(dirname "$0")/../../lib/guest.sh"
+
+runtime=60
+switch=4
+limits="8 16 32"
+while [ $# -gt 0 ]; do
+	case $1 in
+	--runtime) runtime=$2; shift ;;
+	--switch) switch=$2; shift ;;
+	--io-limits) limits=$2; shift ;;
+	*) echo "unknown argument $1"; exit 2 ;;
+	esac
+	shift
+done
+parts=(/dev/sdb5 /dev/sdb6)
+T=/sys/kernel/tracing
+mountpoint -q "$T" || mount -t tracefs none "$T" || exit 1
+log "# kernel $(uname -r), $(nproc) CPUs, data disk throttled to ${IOBAND_IOPS:-?} IOPS (0: not)"
+log "# io_limit $limits in turn, every $switch s, for $runtime s"
+modprobe dm-ioband || exit 1
+echo 8192 >"$T/buffer_size_kb"
+
+set -- $limits
+for i in 1 2; do
+	w=$((i == 1 ? 300 : 100))
+	dm_create "band$i" "0 $(sectors "${parts[$((i - 1))]}") ioband ${parts[$((i - 1))]} 7 0 $1 none weight 0 :$w" ||
+		exit 1
+done
+echo >"$T/trace"
+echo 1 >"$T/events/dm_ioband/dm_ioband_period/enable"
+fio --ioengine=libaio --direct=1 --rw=randread --bs=4k \
+	--iodepth=32 --runtime="$runtime" --time_based \
+	--name=d1 --filename=/dev/mapper/band1 \
+	--name=d2 --filename=/dev/mapper/band2 >/dev/null &
+pid=$!
+end=$(($(date +%s) + runtime - switch))
+while [ "$(date +%s)" -lt "$end" ]; do
+	for lim in $limits; do
+		sleep "$switch"
+		$DMSETUP message band1 0 io_limit "$lim" || exit 1
+	done
+done
+wait $pid || exit 1
+echo 0 >"$T/events/dm_ioband/dm_ioband_period/enable"
+# "<time>: dm_ioband_period: dg 7 io_limit N ... iops X ..."
+sed -n 's/^.* \([0-9.]*\): dm_ioband_period: dg [0-9]* io_limit \([0-9]*\) .* iops \([0-9]*\) .*/\1 \2 \3/p' \
+	"$T/trace" >/tmp/periods.all
+$DMSETUP remove band1 && $DMSETUP remove band2 || exit 1
+python3 - /tmp/periods.all <<'PY'
+import math, sys
+rows = [l.split() for l in open(sys.argv[1])]
+rows = [(float(t), int(lim), int(x)) for t, lim, x in rows]
+# blocks of periods at one limit, less the first 1.5 s of each
+blocks, cur, since = [], None, 0
+for t, lim, x in rows:
+    if cur is None or lim != cur[0]:
+        cur = (lim, [])
+        blocks.append(cur)
+        since = t
+    if t >= since + 1.5:
+        cur[1].append(x)
+blocks = blocks[1:]  # the start: fio and the queue filling up
+
+def mean(v):
+    return sum(v) / len(v)
+
+def cv(v):
+    m = mean(v)
+    return math.sqrt(mean([(x - m) ** 2 for x in v])) / m if len(v) > 1 else float("nan")
+
+print("%-8s %7s %9s  %-24s %s" % ("io_limit", "periods", "IOPS",
+      "CV over 1/4/16 periods", "autocorrelation lag 1"))
+rate = {}
+for lim in sorted(set(b[0] for b in blocks)):
+    bs = [b[1] for b in blocks if b[0] == lim and len(b[1]) >= 16]
+    v = [x for b in bs for x in b]
+    if len(v) < 64:
+        print("%-8d %7d  too few periods" % (lim, len(v)))
+        continue
+    m = mean(v)
+    rate[lim] = m
+    cvs = []
+    for k in (1, 4, 16):
+        a = [mean(b[i:i + k]) for b in bs for i in range(0, len(b) - k + 1, k)]
+        cvs.append("%.1f %%" % (100 * cv(a)))
+    sd2 = mean([(x - m) ** 2 for x in v])
+    c = mean([(b[i] - m) * (b[i + 1] - m) for b in bs for i in range(len(b) - 1)])
+    print("%-8d %7d %9.0f  %-24s %.2f" % (lim, len(v), m, " / ".join(cvs), c / sd2))
+lims = sorted(rate)
+for a, b in zip(lims, lims[1:]):
+    e = math.log(rate[b] / rate[a]) / math.log(b / a)
+    print("elasticity %d -> %d: %.2f (a raise of a quarter gains %.1f %%)" %
+          (a, b, e, 100 * (1.25 ** e - 1)))
+PY
