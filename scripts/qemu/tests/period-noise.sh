@@ -18,7 +18,8 @@
 # limit: the periods' mean throughput, how far a period strays from the
 # mean (coefficient of variation) when 1, 4 and 16 periods in a row are
 # taken together, and how alike neighbouring periods are
-# (autocorrelation at lag 1).  Between two limits: the elasticity,
+# (autocorrelation at lag 1), and the guest's context switches a second
+# (/proc/stat, over the whole of each stretch).  Between two limits: the elasticity,
 # d ln(throughput) / d ln(limit) (1: throughput grows with the depth; 0:
 # flat; a raise of a quarter gains a sixteenth, what the estimate asks
 # of it, at 0.27).
@@ -61,11 +62,17 @@ fio --ioengine=libaio --direct=1 --rw=randread --bs=4k \
 	--name=d1 --filename=/dev/mapper/band1 \
 	--name=d2 --filename=/dev/mapper/band2 >/dev/null &
 pid=$!
+# the context switches over each block, with the limit it ran at
+ctxt() { echo "$(date +%s.%N) $(awk '/^ctxt/ { print $2 }' /proc/stat) $1"; }
 end=$(($(date +%s) + runtime - switch))
+prev=$1
+ctxt - >/tmp/ctxt.all
 while [ "$(date +%s)" -lt "$end" ]; do
 	for lim in $limits; do
 		sleep "$switch"
+		ctxt "$prev" >>/tmp/ctxt.all
 		$DMSETUP message band1 0 io_limit "$lim" || exit 1
+		prev=$lim
 	done
 done
 wait $pid || exit 1
@@ -74,9 +81,15 @@ echo 0 >"$T/events/dm_ioband/dm_ioband_period/enable"
 sed -n 's/^.* \([0-9.]*\): dm_ioband_period: dg [0-9]* io_limit \([0-9]*\) .* iops \([0-9]*\) .*/\1 \2 \3/p' \
 	"$T/trace" >/tmp/periods.all
 $DMSETUP remove band1 && $DMSETUP remove band2 || exit 1
-python3 - /tmp/periods.all <<'PY'
+python3 - /tmp/periods.all /tmp/ctxt.all <<'PY'
 import math, sys
 rows = [l.split() for l in open(sys.argv[1])]
+cs, last = {}, None
+for l in open(sys.argv[2]):
+    t, n, lim = l.split()
+    if last and lim != "-":
+        cs.setdefault(int(lim), []).append((int(n) - last[1]) / (float(t) - last[0]))
+    last = (float(t), int(n))
 rows = [(float(t), int(lim), int(x)) for t, lim, x in rows]
 # blocks of periods at one limit, less the first 1.5 s of each
 blocks, cur, since = [], None, 0
@@ -96,8 +109,8 @@ def cv(v):
     m = mean(v)
     return math.sqrt(mean([(x - m) ** 2 for x in v])) / m if len(v) > 1 else float("nan")
 
-print("%-8s %7s %9s  %-24s %s" % ("io_limit", "periods", "IOPS",
-      "CV over 1/4/16 periods", "autocorrelation lag 1"))
+print("%-8s %7s %9s  %-24s %-12s %s" % ("io_limit", "periods", "IOPS",
+      "CV over 1/4/16 periods", "autocorr. 1", "ctxt/s"))
 rate = {}
 for lim in sorted(set(b[0] for b in blocks)):
     bs = [b[1] for b in blocks if b[0] == lim and len(b[1]) >= 16]
@@ -113,7 +126,9 @@ for lim in sorted(set(b[0] for b in blocks)):
         cvs.append("%.1f %%" % (100 * cv(a)))
     sd2 = mean([(x - m) ** 2 for x in v])
     c = mean([(b[i] - m) * (b[i + 1] - m) for b in bs for i in range(len(b) - 1)])
-    print("%-8d %7d %9.0f  %-24s %.2f" % (lim, len(v), m, " / ".join(cvs), c / sd2))
+    sw = "%.0f" % mean(cs[lim]) if lim in cs else "-"
+    print("%-8d %7d %9.0f  %-24s %-12.2f %s" % (lim, len(v), m, " / ".join(cvs),
+          c / sd2, sw))
 lims = sorted(rate)
 for a, b in zip(lims, lims[1:]):
     e = math.log(rate[b] / rate[a]) / math.log(b / a)
