@@ -25,7 +25,9 @@
 # time: one process cannot send more than one CPU lets it, and the
 # scheduler shares the CPUs equally between the jobs, so the 75 %
 # device's job cannot send its share, whatever dm-ioband does.  Given
-# the CPUs (--jobs 2 --nice -19), it can.
+# more of the CPUs (--jobs 2 --nice -19), it can; the shares dm-linear
+# gives under the same load are printed beside dm-ioband's (the first
+# dm-linear run's): what the submitters alone make of it.
 #
 # Each round runs dm-linear, then dm-ioband, then dm-linear again: the
 # ratio is against the mean of the two dm-linear runs, and how far those
@@ -57,6 +59,8 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
+[ "$jobs" -ge 1 ] && [ "$jobs" -le "$depth" ] && [ $((depth % jobs)) = 0 ] ||
+	{ echo "--jobs must divide --depth ($depth)"; exit 2; }
 parts=(/dev/sdb5 /dev/sdb6)
 [ "$assert" = 1 ] && plan $((2 * rounds + 1))
 log "# kernel $(uname -r), $(nproc) CPUs, data disk throttled to ${IOBAND_IOPS:-?} IOPS (0: not)"
@@ -105,7 +109,7 @@ linear() {
 	printf -v "$1" '%s' "$out"
 }
 
-printf '%-6s %8s %8s %8s %6s %7s  %-12s %s\n' round linear ioband linear2 noise ratio shares io_limit
+printf '%-6s %8s %8s %8s %6s %7s  %-12s %-8s %s\n' round linear ioband linear2 noise ratio shares io_limit linear-shares
 lin='' lin2=''
 for r in $(seq 1 "$rounds"); do
 	linear lin || exit 1
@@ -119,7 +123,7 @@ for r in $(seq 1 "$rounds"); do
 		sed -n 's/^io_limit=//p')
 	$DMSETUP remove band1 && $DMSETUP remove band2
 	linear lin2 || exit 1
-	read -r ltot itot l2tot sh worst < <(python3 - "$lin" "$ib" "$lin2" <<'PY'
+	read -r ltot itot l2tot sh worst lsh < <(python3 - "$lin" "$ib" "$lin2" <<'PY'
 import sys
 lin = [float(x) for x in sys.argv[1].split("|")[0].split()]
 lin2 = [float(x) for x in sys.argv[3].split("|")[0].split()]
@@ -127,15 +131,18 @@ ib, st = (x.split() for x in sys.argv[2].split("|"))
 ib = [float(x) for x in ib]
 st = [float(x) for x in st]
 sh = [100 * x / sum(st) for x in st]
-print("%.0f %.0f %.0f %s %.2f" % (sum(lin), sum(ib), sum(lin2),
+lst = [float(x) for x in sys.argv[1].split("|")[1].split()]
+lsh = [100 * x / sum(lst) for x in lst]
+print("%.0f %.0f %.0f %s %.2f %s" % (sum(lin), sum(ib), sum(lin2),
       "/".join("%.1f" % x for x in sh),
-      max(abs(sh[0] - 75), abs(sh[1] - 25))))
+      max(abs(sh[0] - 75), abs(sh[1] - 25)),
+      "/".join("%.1f" % x for x in lsh)))
 PY
 )
 	read -r base noise _ < <(noise_bound "$ltot" "$l2tot" 95 95)
 	ratio=$(awk -v a="$itot" -v b="$base" 'BEGIN { printf "%.1f", 100 * a / b }')
-	printf '%-6s %8s %8s %8s %5s%% %6s%%  %-12s %s\n' "$r" "$ltot" "$itot" \
-		"$l2tot" "$noise" "$ratio" "$sh" "$lim"
+	printf '%-6s %8s %8s %8s %5s%% %6s%%  %-12s %-8s %s\n' "$r" "$ltot" "$itot" \
+		"$l2tot" "$noise" "$ratio" "$sh" "$lim" "$lsh"
 	if [ "$assert" = 1 ]; then
 		check "round $r: dm-ioband does $ratio % of dm-linear (at least 95; dm-linear $ltot and $l2tot, $noise % apart)" \
 			at_least "$ratio" 95
