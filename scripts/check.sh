@@ -238,7 +238,11 @@ needs() {
 # throttled devices.  The x86-64 QEMU kernels of step 7 build after the
 # share tests, never during them: a kernel building beside them is
 # latency noise that moved the shares of seed000-test1, range-bw and
-# deep-device past their tolerances on a 2-core machine (issue 27).
+# deep-device past their tolerances on a 2-core machine (issue 27).  Nor
+# during the end-to-end tests: built there (in a clean-clone CI run of
+# 2026-12-05, from an empty ccache), a QEMU kernel slowed them by half and
+# more (blkcg-delegation 160 s against 81 s) and starved a floor of
+# blkcg-limits (/ta 1,520 KB/s against its 2,048).
 # Each build writes its exit status and its own duration to
 # build/logs/bg-STEP.status; its step waits for that and reports the
 # build's duration.
@@ -267,7 +271,10 @@ bg_start() {
 				QEMU_NO_PREPARE=1 "$TOP/scripts/qemu/build.sh" \
 					"${n#qemu:build-}" ;;
 			esac >"$LOGS/$n.log" 2>&1
-			echo "$? $(($(date +%s) - t0))" >"$LOGS/bg-$n.status"
+			# written whole, then renamed: bg_step must never
+			# read a status file that is there but still empty
+			echo "$? $(($(date +%s) - t0))" >"$LOGS/bg-$n.status.tmp"
+			mv "$LOGS/bg-$n.status.tmp" "$LOGS/bg-$n.status"
 		done
 	) </dev/null &
 	bg_pid=$!
