@@ -259,6 +259,23 @@ dm_linear_slices() {
 	done
 }
 
+# dm_pair <prefix> <io_limit|linear> <dev1> <dev2>: /dev/mapper/<prefix>1
+# on dev1 and <prefix>2 on dev2, each the whole device: band devices of
+# device group 7 at weights 300 and 100 (group type none, policy weight)
+# with that io_limit (0: estimated), or dm-linear devices for "linear".
+dm_pair() {
+	local prefix=$1 kind=$2 i dev
+	shift 2
+	for i in 1 2; do
+		dev=${!i}
+		if [ "$kind" = linear ]; then
+			dm_create "$prefix$i" "0 $(sectors "$dev") linear $dev 0"
+		else
+			dm_create "$prefix$i" "0 $(sectors "$dev") ioband $dev 7 0 $kind none weight 0 :$((i == 1 ? 300 : 100))"
+		fi || return 1
+	done
+}
+
 # dm_names: the device-mapper devices there are.
 dm_names() { cat /sys/block/dm-*/dm/name 2>/dev/null; }
 

@@ -16,17 +16,17 @@
 # as the others: the host's own drift then falls on all of them alike.
 # The first 1.5 s after a change (the message's dmsetup runs, the queue
 # settles) is left out, and so are the first stretch (fio starting) and
-# the last (fio ending).  For each limit: the periods' mean throughput;
-# how far a period strays from its stretch's mean (coefficient of
-# variation) when 1, 4 and 16 periods in a row are taken together; how
-# alike neighbouring periods are (autocorrelation at lag 1, within
-# stretches); what the estimate calls its noise (a period's distance
-# from the throughput smoothed over the periods before it, a quarter of
-# each: a raise must gain twice it); and the guest's context switches a
-# second (/proc/stat, over the whole of each stretch).  Between two
-# limits: the elasticity, d ln(throughput) / d ln(limit) (1: throughput
-# grows with the depth; 0: flat; a raise of a quarter gains a sixteenth,
-# what the estimate asks of it, at 0.27).
+# what follows the last full stretch (fio ending).  For each limit: the
+# periods' mean throughput; how far a period strays from its stretch's
+# mean (coefficient of variation) when 1, 4 and 16 periods in a row are
+# taken together; how alike neighbouring periods are (autocorrelation
+# at lag 1, within stretches); what the estimate calls its noise (a
+# period's distance from the throughput smoothed over the periods
+# before it, a quarter of each: a raise must gain twice it); and the
+# guest's context switches a second (/proc/stat, over the whole of each
+# stretch).  Between two limits: the elasticity, d ln(throughput) /
+# d ln(limit) (1: throughput grows with the depth; 0: flat; a raise of a
+# quarter gains a sixteenth, what the estimate asks of it, at 0.27).
 #
 #   period-noise.sh [--runtime S] [--switch S] [--io-limits "8 16 32"]
 #
@@ -53,12 +53,7 @@ log "# io_limit $limits in turn, every $switch s, for $runtime s"
 modprobe dm-ioband || exit 1
 echo 8192 >"$T/buffer_size_kb"
 
-first=${limits%% *}
-for i in 1 2; do
-	w=$((i == 1 ? 300 : 100))
-	dm_create "band$i" "0 $(sectors "${parts[$((i - 1))]}") ioband ${parts[$((i - 1))]} 7 0 $first none weight 0 :$w" ||
-		exit 1
-done
+dm_pair band "${limits%% *}" "${parts[@]}" || exit 1
 echo >"$T/trace"
 echo 1 >"$T/events/dm_ioband/dm_ioband_period/enable"
 fio --ioengine=libaio --direct=1 --rw=randread --bs=4k \
@@ -71,14 +66,19 @@ pid=$!
 # seconds, until less than that is left of the run.
 ctxt() { echo "$(date +%s.%N) $(awk '/^ctxt/ { print $2 }' /proc/stat) $1"; }
 read -ra lims <<<"$limits"
-end=$(($(date +%s) + runtime - switch))
+# (a second to spare: the last stretch must end before fio does)
+end=$(($(date +%s) + runtime - switch - 1))
 i=0
 prev=-
 ctxt - >/tmp/ctxt.all
 while :; do
 	sleep "$switch"
 	ctxt "$prev" >>/tmp/ctxt.all
-	[ "$(date +%s)" -lt "$end" ] || break
+	if [ "$(date +%s)" -ge "$end" ]; then
+		# the last full stretch ends here; what follows is fio ending
+		echo stretches-end >"$T/trace_marker"
+		break
+	fi
 	i=$(((i + 1) % ${#lims[@]}))
 	$DMSETUP message band1 0 io_limit "${lims[$i]}" || exit 1
 	prev=${lims[$i]}
@@ -89,10 +89,13 @@ echo 0 >"$T/events/dm_ioband/dm_ioband_period/enable"
 sed -n 's/^.* \([0-9.]*\): dm_ioband_period: dg [0-9]* io_limit \([0-9]*\) .* iops \([0-9]*\) .*/\1 \2 \3/p' \
 	"$T/trace" >/tmp/periods.all
 [ -s /tmp/periods.all ] || { echo "no estimation period traced"; exit 1; }
+ends=$(sed -n 's/^.* \([0-9.]*\): tracing_mark_write: stretches-end$/\1/p' "$T/trace")
+[ -n "$ends" ] || { echo "the end of the last stretch was not traced"; exit 1; }
 $DMSETUP remove band1 && $DMSETUP remove band2 || exit 1
-python3 - /tmp/periods.all /tmp/ctxt.all <<'PY'
+python3 - /tmp/periods.all /tmp/ctxt.all "$ends" <<'PY'
 import math, sys
-rows = [l.split() for l in open(sys.argv[1])]
+rows = [l.split() for l in open(sys.argv[1])
+        if float(l.split()[0]) < float(sys.argv[3])]
 cs, last = {}, None
 for l in open(sys.argv[2]):
     t, n, lim = l.split()
@@ -109,8 +112,9 @@ for t, lim, x in rows:
         since = t
     if t >= since + 1.5:
         cur[1].append(x)
-# the first (fio starting) and the last (fio ending) are left out
-blocks = blocks[1:-1]
+# the first (fio starting) is left out; the periods after the last
+# stretch (fio ending) were
+blocks = blocks[1:]
 
 def mean(v):
     return sum(v) / len(v)

@@ -99,11 +99,8 @@ PY
 # loaded; what load prints goes into <var>.  (The devices are made in
 # this shell, so that guest.sh knows what to remove should load fail.)
 linear() {
-	local i out
-	for i in 1 2; do
-		dm_create "lin$i" "0 $(sectors "${parts[$((i - 1))]}") linear ${parts[$((i - 1))]} 0" ||
-			return 1
-	done
+	local out
+	dm_pair lin linear "${parts[@]}" || return 1
 	out=$(load lin) || return 1
 	$DMSETUP remove lin1 && $DMSETUP remove lin2 || return 1
 	printf -v "$1" '%s' "$out"
@@ -113,11 +110,7 @@ printf '%-6s %8s %8s %8s %6s %7s  %-12s %-8s %s\n' round linear ioband linear2 n
 lin='' lin2=''
 for r in $(seq 1 "$rounds"); do
 	linear lin || exit 1
-	for i in 1 2; do
-		w=$((i == 1 ? 300 : 100))
-		dm_create "band$i" "0 $(sectors "${parts[$((i - 1))]}") ioband ${parts[$((i - 1))]} 7 0 $io_limit none weight 0 :$w" ||
-			exit 1
-	done
+	dm_pair band "$io_limit" "${parts[@]}" || exit 1
 	ib=$(load band) || exit 1
 	lim=$($DMSETUP message band1 0 show | head -1 | tr ' ' '\n' |
 		sed -n 's/^io_limit=//p')
