@@ -112,8 +112,8 @@ for t, lim, x in rows:
         since = t
     if t >= since + 1.5:
         cur[1].append(x)
-# the first (fio starting) is left out; the periods after the last
-# stretch (fio ending) were
+# the first stretch (fio starting) is left out here; the periods after
+# the last full stretch (fio ending) were left out of rows above
 blocks = blocks[1:]
 
 def mean(v):
