@@ -276,6 +276,9 @@ dm_pair() {
 	done
 }
 
+# dm_pair_remove <prefix>: remove what dm_pair <prefix> made.
+dm_pair_remove() { $DMSETUP remove "${1}1" && $DMSETUP remove "${1}2"; }
+
 # dm_names: the device-mapper devices there are.
 dm_names() { cat /sys/block/dm-*/dm/name 2>/dev/null; }
 

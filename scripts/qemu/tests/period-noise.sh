@@ -91,7 +91,7 @@ sed -n 's/^.* \([0-9.]*\): dm_ioband_period: dg [0-9]* io_limit \([0-9]*\) .* io
 [ -s /tmp/periods.all ] || { echo "no estimation period traced"; exit 1; }
 ends=$(sed -n 's/^.* \([0-9.]*\): tracing_mark_write: stretches-end$/\1/p' "$T/trace")
 [ -n "$ends" ] || { echo "the end of the last stretch was not traced"; exit 1; }
-$DMSETUP remove band1 && $DMSETUP remove band2 || exit 1
+dm_pair_remove band || exit 1
 python3 - /tmp/periods.all /tmp/ctxt.all "$ends" <<'PY'
 import math, sys
 rows = [l.split() for l in open(sys.argv[1])

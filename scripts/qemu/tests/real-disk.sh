@@ -102,7 +102,7 @@ linear() {
 	local out
 	dm_pair lin linear "${parts[@]}" || return 1
 	out=$(load lin) || return 1
-	$DMSETUP remove lin1 && $DMSETUP remove lin2 || return 1
+	dm_pair_remove lin || return 1
 	printf -v "$1" '%s' "$out"
 }
 
@@ -114,7 +114,7 @@ for r in $(seq 1 "$rounds"); do
 	ib=$(load band) || exit 1
 	lim=$($DMSETUP message band1 0 show | head -1 | tr ' ' '\n' |
 		sed -n 's/^io_limit=//p')
-	$DMSETUP remove band1 && $DMSETUP remove band2
+	dm_pair_remove band
 	linear lin2 || exit 1
 	read -r ltot itot l2tot sh worst lsh < <(python3 - "$lin" "$ib" "$lin2" <<'PY'
 import sys
