@@ -229,11 +229,18 @@ table_refused() {
 dm_reads() { dm_completed 0 "$@"; }
 dm_ios() { dm_completed 1 "$@"; }
 dm_completed() {
-	local writes=$1 d m r w out=()
+	local writes=$1 d m r w stats=() out=()
 	shift
+	# The minors first: a dmsetup between two devices' reads (a tenth of
+	# a second and more in a busy UML guest) would shift one device's
+	# window against the other's.  The counters are then read back to
+	# back, by the shell alone.
 	for d in "$@"; do
 		m=$($DMSETUP info -c --noheadings -o minor "$d") || return 1
-		read -r r _ _ _ w _ </sys/block/dm-"$((m))"/stat || return 1
+		stats+=("/sys/block/dm-$((m))/stat")
+	done
+	for d in "${stats[@]}"; do
+		read -r r _ _ _ w _ <"$d" || return 1
 		[ "$writes" = 1 ] || w=0
 		out+=("$((r + w))")
 	done
