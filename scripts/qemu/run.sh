@@ -16,8 +16,9 @@
 #   -i IOPS      QEMU throttling.iops-total of the data disk (default 150;
 #                0: no throttling)
 #   -d IMAGE     the data disk, /dev/sdb in the guest (default
-#                build/qemu-disk.img, created if missing: 1 GiB, sdb1 and
-#                an extended partition with sdb5, sdb6, sdb7 of 320 MiB).
+#                build/qemu-disk.img, created if missing: 1 GiB written
+#                whole (not sparse), sdb1 and an extended partition with
+#                sdb5, sdb6, sdb7 of 320 MiB).
 #                The test may WRITE anywhere on it: never give a disk whose
 #                data you want to keep.
 #   -e VAR=val   put VAR in the test's environment (repeatable)
@@ -257,9 +258,18 @@ rm -rf "$run_st" "$out/run.cpio"
 # --- the disks -------------------------------------------------------------
 sda=${QEMU_SDA:-$BUILD/qemu-sda.img}
 [ -f "$sda" ] || truncate -s 16M "$sda"
+# The default disk is written whole, not sparse: reads of a hole in a file
+# never reach the host's storage (the file system returns zeros), and the
+# unthrottled disk (-i 0) must give real storage's latency.  An older,
+# sparse one is made again.
+if [ "$disk" = "$BUILD/qemu-disk.img" ] && [ -f "$disk" ] &&
+	[ $(($(stat -c '%b * %B' "$disk"))) -lt $(($(stat -c %s "$disk") * 9 / 10)) ]; then
+	say "$disk is sparse: making it again"
+	rm -f "$disk"
+fi
 if [ ! -e "$disk" ]; then
-	say "creating $disk: 1 GiB, sdb1, sdb2 extended with sdb5-7"
-	truncate -s 1040M "$disk" &&
+	say "creating $disk: 1 GiB written whole, sdb1, sdb2 extended with sdb5-7"
+	dd if=/dev/zero of="$disk" bs=1M count=1040 conv=fsync status=none &&
 		printf 'label: dos\nsize=16M, type=83\ntype=5\nsize=320M, type=83\nsize=320M, type=83\nsize=320M, type=83\n' |
 		sfdisk -q "$disk" || die "cannot partition $disk"
 fi
