@@ -30,7 +30,7 @@ tmp=$(mktemp)
 	echo "deep-device.sh on null_blk devices of TAGS tags x LATENCY, weights 3:1:1..., from cold; ratio = dm-ioband / dm-linear IOPS in the same run"
 	echo
 	printf '%-6s %-9s %5s %-6s %s\n' tags latency depth time \
-		"devices   linear   ioband   ratio  shares (whole run) / shares (steady) / target / io_limit"
+		"devices   linear   ioband   ratio  shares (whole run) / shares (steady) / target / io_limit / guest cpu %"
 } >"$tmp"
 for p in "$@"; do
 	# shellcheck disable=SC2086

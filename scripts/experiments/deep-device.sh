@@ -125,10 +125,16 @@ reads() {
 	fi
 }
 
+# cpu_ticks: the guest CPU's busy and total ticks so far (/proc/stat).
+cpu_ticks() {
+	awk '$1 == "cpu" { for (i = 2; i <= NF; i++) t += $i; print t - $5 - $6, t; exit }' /proc/stat
+}
+
 # run_fio <n> <prefix>: fio on <prefix>1..n; prints each device's IOPS,
-# then (after " | ") each one's completed reads over the steady part.
+# then (after " | ") each one's completed reads over the steady part,
+# then (after another " | ") how busy the guest's CPU was meanwhile, %.
 run_fio() {
-	local n=$1 prefix=$2 i args=() r1 r2 pid t1
+	local n=$1 prefix=$2 i args=() r1 r2 c1 c2 pid t1
 	for i in $(seq 1 "$n"); do
 		args+=(--name="d$i" --filename="/dev/mapper/$prefix$i")
 	done
@@ -139,22 +145,26 @@ run_fio() {
 	t1=$((runtime / 3))
 	sleep "$t1"
 	r1=$(reads "$prefix" "$n")
+	c1=$(cpu_ticks)
 	sleep $((runtime - 1 - t1))
 	r2=$(reads "$prefix" "$n")
+	c2=$(cpu_ticks)
 	wait $pid || return 1
-	python3 - "$r1" "$r2" <<'PY'
+	python3 - "$r1" "$r2" "$c1" "$c2" <<'PY'
 import json, sys
 j = json.load(open("/tmp/deep.json"))
 r1 = [int(x) for x in sys.argv[1].split()]
 r2 = [int(x) for x in sys.argv[2].split()]
+(b1, t1), (b2, t2) = ([int(x) for x in a.split()] for a in sys.argv[3:5])
 print(*["%.0f" % (job["read"]["iops"] + job["write"]["iops"])
         for job in j["jobs"]], "|",
-      *[b - a for a, b in zip(r1, r2)])
+      *[b - a for a, b in zip(r1, r2)], "|",
+      "%.0f" % (100 * (b2 - b1) / max(t2 - t1, 1)))
 PY
 }
 
-printf '%-8s %8s %8s %7s  %-40s %-40s %-40s %s\n' devices linear ioband \
-	ratio "shares (whole run)" "shares (steady)" target io_limit
+printf '%-8s %8s %8s %7s  %-40s %-40s %-40s %8s %s\n' devices linear ioband \
+	ratio "shares (whole run)" "shares (steady)" target io_limit cpu%
 for n in $devices; do
 	dm_linear_slices "$disk" "$n" "s${n}_" || exit 1
 	lin=$(run_fio "$n" "s${n}_") || exit 1
@@ -175,7 +185,7 @@ for n in $devices; do
 		results+=("$(python3 - "$lin" "$ib" "$n" <<'PY'
 import sys
 lin = [float(x) for x in sys.argv[1].split("|")[0].split()]
-ib, st = (x.split() for x in sys.argv[2].split("|"))
+ib, st, cpu = (x.split() for x in sys.argv[2].split("|"))
 ib = [float(x) for x in ib]
 st = [float(x) for x in st]
 n = int(sys.argv[3])
@@ -183,9 +193,9 @@ w = [300] + [100] * (n - 1)
 tgt = [100 * x / sum(w) for x in w]
 sh = [100 * x / sum(st) for x in st]
 fmt = lambda v: "/".join("%.1f" % x for x in v)
-print("%.0f %.0f %s %s %s %.2f" % (sum(lin), sum(ib),
+print("%.0f %.0f %s %s %s %.2f %s" % (sum(lin), sum(ib),
       fmt([100 * x / sum(ib) for x in ib]), fmt(sh), fmt(tgt),
-      max(abs(a - b) for a, b in zip(sh, tgt))))
+      max(abs(a - b) for a, b in zip(sh, tgt)), cpu[0]))
 PY
 ) $lim")
 		for i in $(seq 1 "$n"); do
@@ -204,7 +214,7 @@ PY
 	fi
 	k=0
 	for place in $placements; do
-		read -r _ itot whole steady target worst lim <<<"${results[$k]}"
+		read -r _ itot whole steady target worst cpu lim <<<"${results[$k]}"
 		k=$((k + 1))
 		# with two placements, the row and the checks say which
 		label=$n what="$n devices"
@@ -212,8 +222,8 @@ PY
 			label=$n-$place what="$n devices on the $place"
 		fi
 		ratio=$(awk -v a="$itot" -v b="$ltot" 'BEGIN { printf "%.1f", 100 * a / b }')
-		printf '%-8s %8s %8s %6s%%  %-40s %-40s %-40s %s\n' "$label" \
-			"$ltot" "$itot" "$ratio" "$whole" "$steady" "$target" "$lim"
+		printf '%-8s %8s %8s %6s%%  %-40s %-40s %-40s %8s %s\n' "$label" \
+			"$ltot" "$itot" "$ratio" "$whole" "$steady" "$target" "$lim" "$cpu"
 		if [ "$assert" = 1 ]; then
 			# Throughput alone is no check (dm-linear in its
 			# place passes): at least the bound with the weights

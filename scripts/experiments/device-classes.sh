@@ -12,16 +12,22 @@
 #                     [--control [--min-floor PCT]] [--assert]
 #
 # Classes (the issue 25 list that the rig can make):
-#   spread       8 ms + U[0, 8 ms): latency spread, 100 % of the mean
-#   depth        8 ms + 200 us per request in progress: latency rising
-#                with the depth (32 deep: 14.4 ms), an SSD-like curve
-#   write-cache  reads 16 ms, writes 1.6 ms, half and half
-#   slow-writes  reads 1.6 ms, writes 16 ms, half and half
-# Each serves 2,200 to 3,600 I/Os a second: UML's CPU, not the device,
-# is the bottleneck above about 10,000 (a class of 32 tags x 1 ms gave
-# dm-ioband 115 % of dm-linear and no weights: nothing was held), and
-# near 4,000 fio itself falls behind now and then (the depth class at
-# 4 ms + 100 us a request once gave 87 % and 71.2/28.8).
+#   spread       16 ms + U[0, 16 ms): latency spread, 100 % of the mean
+#   depth        16 ms + 400 us per request in progress: latency rising
+#                with the depth (32 deep: 28.8 ms), an SSD-like curve
+#   write-cache  reads 32 ms, writes 3.2 ms, half and half
+#   slow-writes  reads 3.2 ms, writes 32 ms, half and half
+# Each serves 1,100 to 1,800 I/Os a second, to leave the guest's one CPU
+# room: it must never be the bottleneck, or the shares drift towards
+# 50/50 whatever dm-ioband does (the scheduler gives the two fio
+# processes the same CPU time, and the 3 of 3:1 needs three times as
+# much).  At half these latencies (2,200 to 3,600 I/Os a second, until
+# 2026-12-05) the guest's CPU was 68-75 % busy on slow-writes, a clean
+# clone's CI once saw 72.9/27.1 and 72.8/27.2, and with a busy loop on
+# one of the host's two CPUs the slow-writes class gave 71.5/28.5 and
+# 70.3/29.7 (the CPU 86 % busy; at these latencies under the same load,
+# 75.9/24.1 and 74.5/25.5 with the CPU 54-63 % busy).  The rows say how
+# busy the guest's CPU was (cpu%) over the steady part.
 #
 # --on-slices puts the band devices on dm-linear slices, where dm-ioband
 # cannot see the tags (its estimate alone keeps the bios within them);
@@ -57,10 +63,10 @@ done
 rc=0
 for c in $classes; do
 	case $c in
-	spread) args=(--latency-us 8000 --nullb "completion_spread_nsec=8000000") ;;
-	depth) args=(--latency-us 8000 --nullb "completion_depth_nsec=200000") ;;
-	write-cache) args=(--latency-us 16000 --nullb "completion_write_nsec=1600000" --rw randrw) ;;
-	slow-writes) args=(--latency-us 1600 --nullb "completion_write_nsec=16000000" --rw randrw) ;;
+	spread) args=(--latency-us 16000 --nullb "completion_spread_nsec=16000000") ;;
+	depth) args=(--latency-us 16000 --nullb "completion_depth_nsec=400000") ;;
+	write-cache) args=(--latency-us 32000 --nullb "completion_write_nsec=3200000" --rw randrw) ;;
+	slow-writes) args=(--latency-us 3200 --nullb "completion_write_nsec=32000000" --rw randrw) ;;
 	*) echo "unknown class $c"; exit 2 ;;
 	esac
 	echo "# class $c"
