@@ -53,8 +53,10 @@
 # to its last second, /sys/block/dm-N/stat; completions come in bursts a
 # latency apart, so the window must span many: make check runs 20 s;
 # with 15 s, one run in six here put the 8 devices' steady shares 2 points
-# off, 32.0/10.3/10.3/10.0/9.6/9.5/9.3/9.1), against the weights, and
-# the in-flight limit the device group settled on.
+# off, 32.0/10.3/10.3/10.0/9.6/9.5/9.3/9.1), against the weights, the
+# in-flight limit the device group settled on, and how busy the guest's
+# CPU was over the steady part (cpu%): near 100 the CPU, not the device,
+# is the bottleneck, and the shares follow the submitters.
 #
 # --assert turns them into 2 checks per N (and placement): dm-ioband from
 # cold completes at least --min-ratio % of what dm-linear does in the
