@@ -13,8 +13,12 @@
 #   6. the share tests (short seed experiments) in the UML kernel built
 #      without debug options
 #   7. the module on SMP x86-64 under QEMU: the lockdep kernel, with the
-#      end-to-end tests of 5; CHECK_SANITIZERS=1 adds the KASAN and KCSAN
-#      kernels (CHECK_ONLY="qemu" runs this part)
+#      end-to-end tests of 5 that concern SMP (scripts/qemu/tests/e2e.sh);
+#      CHECK_SANITIZERS=1 adds the KASAN and KCSAN kernels
+#      (CHECK_ONLY="qemu" runs this part)
+# The steps that only build or apply (1's pristine apply, 3's bisect, 4's
+# i386 build, the kernels of 6 and 7) run in the background at nice 19
+# during 5, and 6 starts when they have ended.
 #
 # CHECK_ONLY="e2e:basic-verify" (space separated step or test names, or
 # a prefix: "e2e", "shares") runs a subset.
@@ -147,7 +151,6 @@ step() {
 
 "$TOP/scripts/deps.sh" || exit 1
 
-step apply "$TOP/scripts/prepare-tree.sh" --pristine
 step tree "$TOP/scripts/prepare-tree.sh" || {
 	write_times $(($(date +%s) - start)) "$passed" $((failed + 1))
 	echo "$passed passed, $((failed + 1)) failed"; exit 1; }
@@ -195,7 +198,6 @@ step kunit "$TOP/scripts/kunit.sh"
 # the same sources against a compat layer, which a new KUnit macro can
 # break without anything else noticing.
 step kunit-uspace make -s -C "$TOP/kunit/uspace" run
-step bisect "$TOP/scripts/check-bisect.sh"
 step sparse-w1 sparse_w1
 
 kdoc() (
@@ -216,7 +218,6 @@ step results "$TOP/scripts/check-results.sh"
 # The admin guide renders (docutils), and the objects build for 32-bit x86
 # (cgroup ids do not fit an unsigned long there).
 step rst "$TOP/scripts/check-rst.sh"
-step build-i386 "$TOP/scripts/check-i386.sh"
 
 # needs <built> <step...>: run the step if its kernel was built, else
 # count it as failed.
@@ -233,16 +234,23 @@ needs() {
 	echo "      not run: its kernel did not build"
 }
 
-# The perf UML kernel of the share tests builds in the background, at
-# nice 19, while the end-to-end tests run: those mostly wait on their
-# throttled devices.  The x86-64 QEMU kernels of step 7 build after the
-# share tests, never during them: a kernel building beside them is
-# latency noise that moved the shares of seed000-test1, range-bw and
-# deep-device past their tolerances on a 2-core machine (issue 27).  Nor
-# during the end-to-end tests: built there (in a clean-clone CI run of
-# 2026-12-05, from an empty ccache), a QEMU kernel slowed them by half and
-# more (blkcg-delegation 160 s against 81 s) and starved a floor of
-# blkcg-limits (/ta 1,520 KB/s against its 2,048).
+# The steps that only build or apply (the perf UML kernel of the share
+# tests; every patch on its own, for bisect; the i386 objects; the series
+# on a pristine tree; the x86-64 QEMU kernels) run in the background, one
+# after the other at nice 19, while the end-to-end tests run: those use
+# one of the two cores (UML is one process; 67 % of a core for
+# features.sh) and mostly wait on their throttled devices.  The share
+# tests start only once every background step has ended: a kernel
+# building beside them is latency noise that moved the shares of
+# seed000-test1, range-bw and deep-device past their tolerances on a
+# 2-core machine (issue 27).  At nice 0 a QEMU kernel built beside the
+# end-to-end tests (in a clean-clone CI run of 2026-12-05, from an empty
+# ccache) slowed them by half and more (blkcg-delegation 160 s against
+# 81 s) and starved a floor of blkcg-limits (/ta 1,520 KB/s against its
+# 2,048).  At nice 19, beside a kernel building from scratch on both
+# cores (2026-12-06): blkcg-limits, ceiling-throttle, weight-iosize and
+# blkcg-delegation passed in 67, 16, 72 and 142 s (60, 13, 56 and 100 s
+# in the last make check), /ta at 2,031 KB/s against its floor of 2,048.
 # Each build writes its exit status and its own duration to
 # build/logs/bg-STEP.status; its step waits for that and reports the
 # build's duration.
@@ -267,8 +275,15 @@ bg_start() {
 			case $n in
 			build-uml-perf)
 				nice -n 19 "$TOP/scripts/build-uml.sh" perf ;;
+			bisect)
+				nice -n 19 "$TOP/scripts/check-bisect.sh" ;;
+			build-i386)
+				nice -n 19 "$TOP/scripts/check-i386.sh" ;;
+			apply)
+				nice -n 19 "$TOP/scripts/prepare-tree.sh" --pristine ;;
 			qemu:build-*)
-				QEMU_NO_PREPARE=1 "$TOP/scripts/qemu/build.sh" \
+				QEMU_NO_PREPARE=1 nice -n 19 \
+					"$TOP/scripts/qemu/build.sh" \
 					"${n#qemu:build-}" ;;
 			esac >"$LOGS/$n.log" 2>&1
 			# written whole, then renamed: bg_step must never
@@ -296,8 +311,13 @@ bg_step() {
 	[ "$rc" = 0 ] || tail -40 "$LOGS/$name.log" | sed 's/^/      /'
 	return "$rc"
 }
+# bg_wait: until every background step has ended.
+bg_wait() {
+	[ -z "$bg_pid" ] || wait "$bg_pid" 2>/dev/null || true
+}
 # shellcheck disable=SC2046
-bg_start build-uml-perf
+bg_start build-uml-perf bisect build-i386 apply \
+	$(printf 'qemu:build-%s ' $qemu_flavours)
 
 # Functional tests, in the debug kernel (lockdep, KASAN, ...).
 for t in "$TOP"/scripts/e2e/*.sh; do
@@ -346,6 +366,10 @@ needs $built_e2e e2e:device-path device_path
 # "The rig").
 built_perf=$(built build-uml-perf)
 bg_step build-uml-perf && built_perf=1
+bg_step bisect
+bg_step build-i386
+bg_step apply
+bg_wait
 needs $built_perf shares:seed000-test1 "$TOP/scripts/uml-run.sh" -k perf \
 	"$TOP/scripts/experiments/seed000-test1.sh" --runtime 15 --assert
 needs $built_perf shares:cgroup-direct "$TOP/scripts/uml-run.sh" -k perf \
@@ -423,8 +447,6 @@ qemu_stage() {
 			-f "$flavour" "$TOP/scripts/qemu/tests/$t.sh"
 	done
 }
-# shellcheck disable=SC2046
-bg_start $(printf 'qemu:build-%s ' $qemu_flavours)
 qemu_stage lockdep seed000 smp-stress e2e
 # CHECK_ONLY naming a step of theirs runs it too (above).
 if [ "${CHECK_SANITIZERS:-0}" = 1 ]; then
