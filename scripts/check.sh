@@ -260,7 +260,17 @@ esac
 qemu_flavours=lockdep
 [ "${CHECK_SANITIZERS:-0}" = 1 ] && qemu_flavours="lockdep kasan kcsan"
 bg_pid=
-# bg_start <step...>: build those of the steps that are wanted.
+# The background steps run in a process group of their own (set -m), which
+# goes with the run however it ends: a run stopped by ^C or a signal must
+# not leave a bisect or a build behind to race the next run's.
+bg_kill() {
+	[ -z "$bg_pid" ] || kill -TERM -- "-$bg_pid" 2>/dev/null
+}
+trap bg_kill EXIT
+trap 'exit 130' INT TERM
+# bg_start <step...>: build those of the steps that are wanted.  nice 19
+# for the CPU, ionice's idle class for the disk (bisect and apply check
+# out a kernel tree each).
 bg_start() {
 	local n list=
 	for n in "$@"; do
@@ -269,23 +279,25 @@ bg_start() {
 		list="$list $n"
 	done
 	[ -n "$list" ] || return 0
+	set -m
 	(
 		for n in $list; do
 			t0=$(date +%s)
 			case $n in
 			build-uml-perf)
-				nice -n 19 "$TOP/scripts/build-uml.sh" perf ;;
+				set -- "$TOP/scripts/build-uml.sh" perf ;;
 			bisect)
-				nice -n 19 "$TOP/scripts/check-bisect.sh" ;;
+				set -- "$TOP/scripts/check-bisect.sh" ;;
 			build-i386)
-				nice -n 19 "$TOP/scripts/check-i386.sh" ;;
+				set -- "$TOP/scripts/check-i386.sh" ;;
 			apply)
-				nice -n 19 "$TOP/scripts/prepare-tree.sh" --pristine ;;
+				set -- "$TOP/scripts/prepare-tree.sh" --pristine ;;
 			qemu:build-*)
-				QEMU_NO_PREPARE=1 nice -n 19 \
+				set -- env QEMU_NO_PREPARE=1 \
 					"$TOP/scripts/qemu/build.sh" \
 					"${n#qemu:build-}" ;;
-			esac >"$LOGS/$n.log" 2>&1
+			esac
+			ionice -c 3 nice -n 19 "$@" >"$LOGS/$n.log" 2>&1
 			# written whole, then renamed: bg_step must never
 			# read a status file that is there but still empty
 			echo "$? $(($(date +%s) - t0))" >"$LOGS/bg-$n.status.tmp"
@@ -293,6 +305,7 @@ bg_start() {
 		done
 	) </dev/null &
 	bg_pid=$!
+	set +m
 }
 # bg_step <step>: the step of a background build: wait, count, report.
 bg_step() {
@@ -426,9 +439,10 @@ done
 # objects): seed000: seed test #1's shares and the module's life
 # (modprobe, rmmod refused while in use, load/unload loops with nothing
 # leaked); smp-stress: messages, suspend/resume, reloads, cgroups and band
-# devices made and removed, under fio verify on every CPU; e2e: every test
-# of scripts/e2e/ in one boot, each between a modprobe and an rmmod of
-# dm-ioband, one line per test in the step's log.
+# devices made and removed, under fio verify on every CPU; e2e: the 16
+# tests of scripts/e2e/ in e2e.sh's SMP list (e2e.sh --all: every one) in
+# one boot, each between a modprobe and an rmmod of dm-ioband, one line
+# per test in the step's log.
 #
 # The KASAN and KCSAN kernels are two more x86-64 builds from scratch
 # (KASAN 724 s on the CI machine of a run that did not finish in 90
