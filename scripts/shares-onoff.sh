@@ -8,7 +8,8 @@
 # the controller off", shows the table from results/ through
 # scripts/update-readme.sh).
 #
-#   scripts/shares-onoff.sh          both runs (about 25 min), the table
+#   scripts/shares-onoff.sh          both runs (twice make check's shares
+#                                    stage: about 37 min), the table
 #   ONOFF_ONLY="seed000-test1 ..."   those steps only (the table then
 #                                    says so)
 #
