@@ -12,9 +12,9 @@
 #
 # ROWS default to scripts/dev/matrix-rows/*.rows, and the lines then go
 # to results/matrix-sweep.txt as well (with the default warm-up).
-# --warm-s N: the
-# warm-up (and each measured part) lasts N s at least, not 2 (a device's
-# 40 latencies if longer).  The 4,096 x 800 ms rows take minutes.
+# --warm-s N: the warm-up (and each measured part) lasts N s at least,
+# not 2 (a device's 40 latencies if longer).  The 4,096 x 800 ms rows
+# take minutes.
 set -eu
 . "$(dirname "$0")/../lib/common.sh"
 
