@@ -16,7 +16,8 @@
 # not 2 (a device's 40 latencies if longer).
 # Each row is built and run on its own, JOBS at once (default: the
 # CPUs); the lines come out in the rows' order.  The 4,096 x 800 ms row
-# takes minutes.
+# takes minutes.  IOBAND_MD: another drivers/md to take the sources from
+# (a scratch copy being tried), built in build/matrix-sweep-alt.
 set -eu
 . "$(dirname "$0")/../lib/common.sh"
 
@@ -31,8 +32,8 @@ if [ $# = 0 ]; then
 	[ "$warm" != 2 ] || out=$TOP/results/matrix-sweep.txt
 fi
 "$TOP/scripts/prepare-tree.sh" >/dev/null
-md=$TREE/drivers/md
-W=$BUILD/matrix-sweep
+md=${IOBAND_MD:-$TREE/drivers/md}
+W=$BUILD/matrix-sweep${IOBAND_MD:+-alt}
 rm -rf "$W"
 mkdir -p "$W/md/tests"
 cp "$md"/dm-ioband-*.[ch] "$W/md/"
