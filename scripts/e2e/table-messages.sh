@@ -169,7 +169,9 @@ done
 # fixed 5 ms, as before 2026-12-06, the check failed once in a clean-
 # clone CI, "automatic again" reading 5000 after 0.5 s: the fixed value
 # not yet replaced, or an automatic one from a least latency of 2.5 ms
-# (UML's clock), the check could not tell.  Polled for 2 s, with the
+# (UML's clock), that check alone could not tell.  The same run read the
+# window under load at 8,173, so it was the fixed value: the automatic
+# one is held to the range under load.  Polled for 2 s, with the
 # periods that ended meanwhile in the check's line.
 aw=$(echo "$shown" | line_field idle_window_us)
 $DMSETUP message iobandf1 0 idle_window 20000
@@ -209,8 +211,8 @@ check "the default group's line: in_flight=$(gf in_flight) floor_dispatched=$(gf
 check "idle_window_us=$aw under load: twice the disk's 4,000 us, at most 10,000" \
 	in_range "$aw" 8000 10000
 check "idle_window 20000 sets it: $w20" test "$w20" = 20000
-check "idle_window 0 makes it automatic again: $w0, within 1,000 to 10,000 (periods $p0 -> $p1)" \
-	in_range "$w0" 1000 10000
+check "idle_window 0 makes it automatic again: $w0, within 8,000 to 10,000 as under load (periods $p0 -> $p1)" \
+	in_range "$w0" 8000 10000
 for i in 1 2; do $DMSETUP remove "iobandf$i"; done
 for i in 1 2; do $DMSETUP remove "part$i"; done
 finish
