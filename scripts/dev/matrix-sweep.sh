@@ -8,28 +8,39 @@
 # hold").  Prints the matrix's lines; "not ok" marks a class below 95 %
 # or off its 3:1 by more than 2 points.
 #
-#   scripts/dev/matrix-sweep.sh [--warm-s N] [ROWS...]
+#   scripts/dev/matrix-sweep.sh [--warm-s N] [--seed N] [--matrix | ROWS...]
 #
 # ROWS default to scripts/dev/matrix-rows/*.rows, and the lines then go
-# to results/matrix-sweep.txt as well (with the default warm-up).
+# to results/matrix-sweep.txt as well (with the default warm-up and
+# seed).
 # --warm-s N: the warm-up (and each measured part) lasts N s at least,
 # not 2 (a device's 40 latencies if longer).
+# --seed N: the simulator's pseudo-random generator starts at N, not 0
+# (another draw of every spread, tail and noise).
+# --matrix: the matrix's own classes, not ROWS (with --seed: the matrix
+# on another draw).
 # Each row is built and run on its own, JOBS at once (default: the
-# CPUs); the lines come out in the rows' order.  The 4,096 x 800 ms row
-# takes minutes.  IOBAND_MD: another drivers/md to take the sources from
+# CPUs); the lines come out in the rows' order.  The 4,096-tag rows
+# take minutes.  IOBAND_MD: another drivers/md to take the sources from
 # (a scratch copy being tried), built in build/matrix-sweep-alt.
 set -eu
 . "$(dirname "$0")/../lib/common.sh"
 
 warm=2
-if [ "${1:-}" = --warm-s ]; then
-	warm=$2
-	shift 2
-fi
+seed=0
+matrix=
+while :; do
+	case "${1:-}" in
+	--warm-s) warm=$2; shift 2 ;;
+	--seed) seed=$2; shift 2 ;;
+	--matrix) matrix=1; shift ;;
+	*) break ;;
+	esac
+done
 out=/dev/null
-if [ $# = 0 ]; then
+if [ $# = 0 ] && [ -z "$matrix" ]; then
 	set -- "$TOP"/scripts/dev/matrix-rows/*.rows
-	[ "$warm" != 2 ] || out=$TOP/results/matrix-sweep.txt
+	[ "$warm" != 2 ] || [ "$seed" != 0 ] || out=$TOP/results/matrix-sweep.txt
 fi
 "$TOP/scripts/prepare-tree.sh" >/dev/null
 md=${IOBAND_MD:-$TREE/drivers/md}
@@ -38,13 +49,37 @@ rm -rf "$W"
 mkdir -p "$W/md/tests"
 cp "$md"/dm-ioband-*.[ch] "$W/md/"
 cp "$md"/tests/dm-ioband-*.[ch] "$W/md/tests/"
-cat "$@" | grep '\.name' >"$W/rows"
+if [ -n "$matrix" ]; then
+	# the matrix's own classes, one initialiser a line
+	python3 - "$md/tests/dm-ioband-estimate_kunit.c" >"$W/rows" <<'PY'
+import sys
+src = open(sys.argv[1]).read()
+head = 'static const struct dev_class dev_classes[] = {\n'
+i = src.index(head) + len(head)
+rows = []
+for line in src[i:src.index('\n};\n', i)].split('\n'):
+	if line.startswith('\t{') or not rows:
+		rows.append('\t' + line.strip())
+	else:
+		rows[-1] += ' ' + line.strip()
+print('\n'.join(rows))
+PY
+else
+	cat "$@" | grep '\.name' >"$W/rows"
+fi
 nrows=$(wc -l <"$W/rows")
 # Row N's source: the row in place of the matrix's classes, only the
 # matrix's case run, the least warm-up from --warm-s.
-python3 - "$W/md/tests/dm-ioband-estimate_kunit.c" "$W/rows" "$warm" <<'PY'
+python3 - "$W/md/tests/dm-ioband-estimate_kunit.c" "$W/rows" "$warm" "$seed" <<'PY'
 import sys
 path, rows, warm = sys.argv[1], open(sys.argv[2]).read().splitlines(), sys.argv[3]
+seed = int(sys.argv[4])
+if seed:
+	sim = path.replace('dm-ioband-estimate_kunit.c', 'dm-ioband-sim.c')
+	src = open(sim).read()
+	old = '\ts->cfg = cfg;\n'
+	assert src.count(old) == 1
+	open(sim, 'w').write(src.replace(old, old + '\ts->rnd = %dULL;\n' % seed))
 src = open(path).read()
 old = 'per_s = max_t(u64, 2 * SIM_SEC, 40 * d->svc_ns);'
 assert src.count(old) == 1
@@ -78,7 +113,7 @@ export -f run_row
 export TOP W
 seq 0 $((nrows - 1)) | xargs -P "${JOBS:-$(nproc)}" -I{} bash -c 'run_row {}'
 {
-	echo "# scripts/dev/matrix-sweep.sh at $(source_state), warm-up ${warm} s at least, $nrows classes"
+	echo "# scripts/dev/matrix-sweep.sh at $(source_state), warm-up ${warm} s at least, seed $seed, $nrows classes"
 	echo "# dm_ioband_device_matrix's harness: two groups at 3:1 against io_limit fixed at the tags; the estimate's line, then the AIMD candidate's"
 	for n in $(seq 0 $((nrows - 1))); do
 		cat "$W/out.$n.txt"
