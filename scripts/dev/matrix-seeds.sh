@@ -10,11 +10,12 @@
 set -eu
 . "$(dirname "$0")/../lib/common.sh"
 
+state=$(source_state)
 rows=$(mktemp)
 trap 'rm -f "$rows"' EXIT
 grep -h '"noisy host 32 x 1 ms speed 30 %"' "$TOP"/scripts/dev/matrix-rows/*.rows >"$rows"
 {
-	echo "# scripts/dev/matrix-seeds.sh at $(source_state)"
+	echo "# scripts/dev/matrix-seeds.sh at $state"
 	for seed in 0 1 2 3 4 5; do
 		if [ "$seed" = 0 ]; then
 			echo "# seed 0: the noisy host (the matrix at seed 0 is make kunit's)"

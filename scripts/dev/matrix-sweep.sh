@@ -44,6 +44,8 @@ if [ $# = 0 ] && [ -z "$matrix" ]; then
 fi
 "$TOP/scripts/prepare-tree.sh" >/dev/null
 md=${IOBAND_MD:-$TREE/drivers/md}
+# what was measured: the tree as the run starts
+state=$(source_state)
 W=$BUILD/matrix-sweep${IOBAND_MD:+-alt}
 rm -rf "$W"
 mkdir -p "$W/md/tests"
@@ -113,7 +115,7 @@ export -f run_row
 export TOP W
 seq 0 $((nrows - 1)) | xargs -P "${JOBS:-$(nproc)}" -I{} bash -c 'run_row {}'
 {
-	echo "# scripts/dev/matrix-sweep.sh at $(source_state), warm-up ${warm} s at least, seed $seed, $nrows classes"
+	echo "# scripts/dev/matrix-sweep.sh at $state, warm-up ${warm} s at least, seed $seed, $nrows classes"
 	echo "# dm_ioband_device_matrix's harness: two groups at 3:1 against io_limit fixed at the tags; the estimate's line, then the AIMD candidate's"
 	for n in $(seq 0 $((nrows - 1))); do
 		cat "$W/out.$n.txt"
