@@ -14,8 +14,10 @@
 #   real-disk.sh [--runtime S] [--depth N] [--bs SIZE] [--rounds N]
 #                [--io-limit N] [--jobs N] [--nice N] [--trace] [--assert]
 #
-# --trace: each round's estimation periods (the dm_ioband_period
-# tracepoint: io_limit, capacity, IOPS) after its table line, "#"-marked.
+# --trace: after each round's table line, "#"-marked, a line per second
+# of its dm-ioband run: the estimation periods that ended in it (the
+# dm_ioband_period tracepoint) and their mean io_limit, IOPS and bios
+# held.
 #
 # --bs: fio's block size (default 4k).  Under TCG the guest's CPUs bound
 # the rate at 4k; at 256k too (2026-12-06: 6,179-8,078 reads a second on
@@ -131,7 +133,24 @@ for r in $(seq 1 "$rounds"); do
 	ib=$(load band) || exit 1
 	if [ "$trace" = 1 ]; then
 		echo 0 >"$tr/events/dm_ioband/dm_ioband_period/enable"
-		grep dm_ioband_period "$tr/trace" | sed 's/^ */# /' >/tmp/periods
+		# per second of the run: its periods' mean io_limit, IOPS, held
+		python3 - "$tr/trace" >/tmp/periods <<'PY'
+import re, sys
+rows = {}
+t0 = None
+for line in open(sys.argv[1]):
+    m = re.search(r' ([0-9]+\.[0-9]+): dm_ioband_period: .*io_limit ([0-9]+) '
+                  r'.*iops ([0-9]+) .*held ([0-9]+)', line)
+    if not m:
+        continue
+    t = float(m[1])
+    t0 = t if t0 is None else t0
+    rows.setdefault(int(t - t0), []).append([int(m[i]) for i in (2, 3, 4)])
+print("# second periods io_limit iops held")
+for s, p in sorted(rows.items()):
+    print("# %6d %7d %8.0f %6.0f %4.0f" % (s, len(p),
+          *(sum(x[i] for x in p) / len(p) for i in range(3))))
+PY
 	fi
 	lim=$($DMSETUP message band1 0 show | head -1 | tr ' ' '\n' |
 		sed -n 's/^io_limit=//p')
