@@ -20,8 +20,8 @@
 # held.
 #
 # --bs: fio's block size (default 4k).  Under TCG the guest's CPUs bound
-# the rate at 4k; at 256k too (2026-12-06: 6,179-8,078 reads a second on
-# dm-linear, the rounds' runs up to 24 % apart, shares 56-58 % for 75).
+# the rate at 4k, and at 256k no better (results/real-disk-hold.txt:
+# dm-linear's runs around a round 30-35 % apart, shares 50-51 % for 75).
 #
 # --io-limit fixes the device group's in-flight limit (default 0: the
 # estimate): at the two devices' whole depth nothing is held, and the
