@@ -8,8 +8,11 @@
 # group, fio 4 KiB random reads at depth DEPTH on each, from cold, against
 # the same load on dm-linear devices over the same partitions in the same
 # boot.  Prints both I/O rates, their ratio, the shares (completed reads
-# of each band device over the last two thirds of the run) and the
-# in-flight limit the device group settled at.
+# of each band device over the last two thirds of the run), the
+# in-flight limit the device group settled at (io_limit+slack) and, for
+# each run over the same two thirds, the guest's CPU time busy (not idle
+# nor in iowait, in %) and its context switches per completed read
+# (where they come from: real-disk-sched.sh).
 #
 #   real-disk.sh [--runtime S] [--depth N] [--bs SIZE] [--rounds N]
 #                [--io-limit N] [--jobs N] [--nice N] [--trace] [--assert]
@@ -96,17 +99,30 @@ load() {
 	t1=$((runtime / 3))
 	sleep "$t1"
 	r1=$(dm_reads "${p}1" "${p}2")
+	c1=$(cpu_stat)
 	sleep $((runtime - 1 - t1))
 	r2=$(dm_reads "${p}1" "${p}2")
+	c2=$(cpu_stat)
 	wait $pid || return 1
-	python3 - "$r1" "$r2" <<'PY'
+	python3 - "$r1" "$r2" "$c1" "$c2" <<'PY'
 import json, sys
 j = json.load(open("/tmp/real.json"))
 r1 = [int(x) for x in sys.argv[1].split()]
 r2 = [int(x) for x in sys.argv[2].split()]
+c = [b - a for a, b in zip(*(map(int, x.split()) for x in sys.argv[3:5]))]
+ios = sum(b - a for a, b in zip(r1, r2))
+# busy % of the CPUs, context switches per completed I/O
 print(*["%.0f" % job["read"]["iops"] for job in j["jobs"]], "|",
-      *[b - a for a, b in zip(r1, r2)])
+      *[b - a for a, b in zip(r1, r2)], "|",
+      "%.0f" % (100 * c[0] / max(c[0] + c[1], 1)), "%.2f" % (c[2] / max(ios, 1)))
 PY
+}
+
+# cpu_stat: the guest's CPU time busy and idle (in ticks, iowait as
+# idle) and its context switches so far.
+cpu_stat() {
+	awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9, $5 + $6 }
+	     $1 == "ctxt" { print $2 }' /proc/stat | tr '\n' ' '
 }
 
 # linear <var>: dm-linear devices lin1 and lin2 on the partitions,
@@ -120,7 +136,7 @@ linear() {
 	printf -v "$1" '%s' "$out"
 }
 
-printf '%-6s %8s %8s %8s %6s %7s  %-12s %-8s %s\n' round linear ioband linear2 noise ratio shares io_limit linear-shares
+printf '%-6s %8s %8s %8s %6s %7s  %-12s %-8s %-13s %s\n' round linear ioband linear2 noise ratio shares limit+slack linear-shares 'busy%/cs per I/O (linear ioband linear2)'
 lin='' lin2=''
 for r in $(seq 1 "$rounds"); do
 	linear lin || exit 1
@@ -153,29 +169,31 @@ for s, p in sorted(rows.items()):
 PY
 	fi
 	lim=$($DMSETUP message band1 0 show | head -1 | tr ' ' '\n' |
-		sed -n 's/^io_limit=//p')
+		sed -n 's/^io_limit=//p; s/^slack=/+/p' | tr -d '\n')
 	dm_pair_remove band
 	linear lin2 || exit 1
-	read -r ltot itot l2tot sh worst lsh < <(python3 - "$lin" "$ib" "$lin2" <<'PY'
+	read -r ltot itot l2tot sh worst lsh cpu < <(python3 - "$lin" "$ib" "$lin2" <<'PY'
 import sys
 lin = [float(x) for x in sys.argv[1].split("|")[0].split()]
 lin2 = [float(x) for x in sys.argv[3].split("|")[0].split()]
-ib, st = (x.split() for x in sys.argv[2].split("|"))
+ib, st = (x.split() for x in sys.argv[2].split("|")[:2])
 ib = [float(x) for x in ib]
 st = [float(x) for x in st]
 sh = [100 * x / sum(st) for x in st]
 lst = [float(x) for x in sys.argv[1].split("|")[1].split()]
 lsh = [100 * x / sum(lst) for x in lst]
-print("%.0f %.0f %.0f %s %.2f %s" % (sum(lin), sum(ib), sum(lin2),
+cpu = [x.split("|")[2].split() for x in sys.argv[1:4]]
+print("%.0f %.0f %.0f %s %.2f %s %s" % (sum(lin), sum(ib), sum(lin2),
       "/".join("%.1f" % x for x in sh),
       max(abs(sh[0] - 75), abs(sh[1] - 25)),
-      "/".join("%.1f" % x for x in lsh)))
+      "/".join("%.1f" % x for x in lsh),
+      " ".join("%s/%s" % (b, s) for b, s in cpu)))
 PY
 )
 	read -r base noise _ < <(noise_bound "$ltot" "$l2tot" 95 95)
 	ratio=$(awk -v a="$itot" -v b="$base" 'BEGIN { printf "%.1f", 100 * a / b }')
-	printf '%-6s %8s %8s %8s %5s%% %6s%%  %-12s %-8s %s\n' "$r" "$ltot" "$itot" \
-		"$l2tot" "$noise" "$ratio" "$sh" "$lim" "$lsh"
+	printf '%-6s %8s %8s %8s %5s%% %6s%%  %-12s %-8s %-13s %s\n' "$r" "$ltot" "$itot" \
+		"$l2tot" "$noise" "$ratio" "$sh" "$lim" "$lsh" "$cpu"
 	[ "$trace" = 1 ] && cat /tmp/periods
 	if [ "$assert" = 1 ]; then
 		check "round $r: dm-ioband does $ratio % of dm-linear (at least 95; dm-linear $ltot and $l2tot, $noise % apart)" \
