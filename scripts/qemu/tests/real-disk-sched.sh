@@ -10,21 +10,25 @@
 #
 #   scripts/qemu/run.sh -f perf -i 0 scripts/qemu/tests/real-disk-sched.sh [LIMIT [DEPTH]]
 #
-# Run it beside real-disk.sh, whose busy% and context switches per I/O
-# columns say how much; this says where they come from (the dispatcher's
-# worker, ioband_dispatch_work, and the switches to and from it).
+# Run it in its own boot, near a run of real-disk.sh (whose busy% and
+# context switches per I/O columns say how much): this says where they
+# come from (the dispatcher's worker, ioband_dispatch_work, and the
+# switches to and from it).  The counts are per read completed on the
+# two devices in the traced seconds.
 . "$(dirname "$0")/../../lib/guest.sh"
 
 lim=${1:-0}
 depth=${2:-32}
 parts=(/dev/sdb5 /dev/sdb6)
 tr=/sys/kernel/tracing
+events="sched/sched_switch workqueue/workqueue_execute_start
+timer/hrtimer_expire_entry irq/irq_handler_entry"
 modprobe dm-ioband
 
 # run <prefix>: 10 s of load on <prefix>1 and <prefix>2, traced from the
 # fourth second to the sixth; prints the counts.
 run() {
-	local p=$1 pid e
+	local p=$1 pid e r1 r2
 	fio --ioengine=libaio --direct=1 --rw=randread --bs=4k \
 		--iodepth="$depth" --runtime=10 --time_based \
 		--output-format=json --output=/tmp/sched.json \
@@ -33,14 +37,17 @@ run() {
 	pid=$!
 	sleep 4
 	: >"$tr/trace"
-	for e in sched/sched_switch workqueue/workqueue_execute_start \
-		timer/hrtimer_expire_entry irq/irq_handler_entry; do
-		echo 1 >"$tr/events/$e/enable"
+	r1=$(dm_reads "${p}1" "${p}2")
+	for e in $events; do
+		echo 1 >"$tr/events/$e/enable" || return 1
 	done
 	sleep 2
-	echo 0 >"$tr/events/enable"
+	for e in $events; do
+		echo 0 >"$tr/events/$e/enable"
+	done
+	r2=$(dm_reads "${p}1" "${p}2")
 	wait $pid || return 1
-	python3 - "$tr/trace" <<'PY'
+	python3 - "$tr/trace" "$r1" "$r2" <<'PY'
 import collections, json, re, sys
 c = collections.Counter()
 for line in open(sys.argv[1]):
@@ -62,9 +69,11 @@ for line in open(sys.argv[1]):
         c['irq ' + m[1]] += 1
 j = json.load(open('/tmp/sched.json'))
 iops = sum(x['read']['iops'] for x in j['jobs'])
-print('%.0f IOPS over the run; per I/O of the two traced seconds:' % iops)
+ios = sum(b - a for a, b in zip(*(map(int, x.split()) for x in sys.argv[2:4])))
+print('%.0f IOPS over the run; %d reads in the traced seconds, per read:'
+      % (iops, ios))
 for k, v in c.most_common(12):
-    print('  %-44s %7d %6.3f' % (k, v, v / (2 * iops)))
+    print('  %-44s %7d %6.3f' % (k, v, v / max(ios, 1)))
 PY
 }
 

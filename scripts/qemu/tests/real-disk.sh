@@ -9,10 +9,11 @@
 # the same load on dm-linear devices over the same partitions in the same
 # boot.  Prints both I/O rates, their ratio, the shares (completed reads
 # of each band device over the last two thirds of the run), the
-# in-flight limit the device group settled at (io_limit+slack) and, for
-# each run over the same two thirds, the guest's CPU time busy (not idle
-# nor in iowait, in %) and its context switches per completed read
-# (where they come from: real-disk-sched.sh).
+# in-flight limit the device group settled at (capacity+slack: their sum
+# is io_limit) and, for each run over the same two thirds, the guest's
+# CPU time busy (not idle nor in iowait, in %; steal counts as busy: 0
+# under TCG) and its context switches per completed read (where they
+# come from: real-disk-sched.sh).
 #
 #   real-disk.sh [--runtime S] [--depth N] [--bs SIZE] [--rounds N]
 #                [--io-limit N] [--jobs N] [--nice N] [--trace] [--assert]
@@ -136,7 +137,7 @@ linear() {
 	printf -v "$1" '%s' "$out"
 }
 
-printf '%-6s %8s %8s %8s %6s %7s  %-12s %-8s %-13s %s\n' round linear ioband linear2 noise ratio shares limit+slack linear-shares 'busy%/cs per I/O (linear ioband linear2)'
+printf '%-6s %8s %8s %8s %6s %7s  %-12s %-8s %-13s %s\n' round linear ioband linear2 noise ratio shares cap+slack linear-shares 'busy%/cs per I/O (linear ioband linear2)'
 lin='' lin2=''
 for r in $(seq 1 "$rounds"); do
 	linear lin || exit 1
@@ -169,7 +170,7 @@ for s, p in sorted(rows.items()):
 PY
 	fi
 	lim=$($DMSETUP message band1 0 show | head -1 | tr ' ' '\n' |
-		sed -n 's/^io_limit=//p; s/^slack=/+/p' | tr -d '\n')
+		sed -n 's/^capacity=//p; s/^slack=/+/p' | tr -d '\n')
 	dm_pair_remove band
 	linear lin2 || exit 1
 	read -r ltot itot l2tot sh worst lsh cpu < <(python3 - "$lin" "$ib" "$lin2" <<'PY'
