@@ -13,15 +13,23 @@
 # is io_limit) and, for each run over the same two thirds, the guest's
 # CPU time busy (not idle nor in iowait, in %; steal counts as busy: 0
 # under TCG) and its context switches per completed read (where they
-# come from: real-disk-sched.sh).
+# come from: --sched).
 #
 #   real-disk.sh [--runtime S] [--depth N] [--bs SIZE] [--rounds N]
-#                [--io-limit N] [--jobs N] [--nice N] [--trace] [--assert]
+#                [--io-limit N] [--jobs N] [--nice N] [--trace] [--sched]
+#                [--assert]
 #
 # --trace: after each round's table line, "#"-marked, a line per second
 # of its dm-ioband run: the estimation periods that ended in it (the
 # dm_ioband_period tracepoint) and their mean io_limit, IOPS and bios
 # held.
+#
+# --sched: after each round's table line, "#"-marked, for two seconds
+# from the start of each run's measured two thirds, the scheduler's
+# switches by the task switched to, the work items by function, the
+# hrtimers and the interrupts, counted per read completed on the two
+# devices in those seconds (the dispatcher's worker is
+# ioband_dispatch_work).  Not with --trace (both use the trace buffer).
 #
 # --bs: fio's block size (default 4k).  Under TCG the guest's CPUs bound
 # the rate at 4k, and at 256k no better (results/real-disk-hold.txt:
@@ -56,6 +64,7 @@ runtime=15
 depth=32
 bs=4k
 trace=0
+sched=0
 rounds=1
 io_limit=0
 nice=0
@@ -67,6 +76,7 @@ while [ $# -gt 0 ]; do
 	--depth) depth=$2; shift ;;
 	--bs) bs=$2; shift ;;
 	--trace) trace=1 ;;
+	--sched) sched=1 ;;
 	--rounds) rounds=$2; shift ;;
 	--io-limit) io_limit=$2; shift ;;
 	--nice) nice=$2; shift ;;
@@ -78,6 +88,13 @@ while [ $# -gt 0 ]; do
 done
 [ "$jobs" -ge 1 ] && [ "$jobs" -le "$depth" ] && [ $((depth % jobs)) = 0 ] ||
 	{ echo "--jobs must divide --depth ($depth)"; exit 2; }
+[ "$trace" = 1 ] && [ "$sched" = 1 ] &&
+	{ echo "--trace and --sched both use the trace buffer: one at a time"; exit 2; }
+[ "$sched" = 1 ] && [ $((runtime - 1 - runtime / 3)) -lt 2 ] &&
+	{ echo "--sched traces 2 s of the measured time: --runtime 6 at least"; exit 2; }
+tr=/sys/kernel/tracing
+sched_events="sched/sched_switch workqueue/workqueue_execute_start
+timer/hrtimer_expire_entry irq/irq_handler_entry"
 parts=(/dev/sdb5 /dev/sdb6)
 [ "$assert" = 1 ] && plan $((2 * rounds + 1))
 log "# kernel $(uname -r), $(nproc) CPUs, data disk throttled to ${IOBAND_IOPS:-?} IOPS (0: not)"
@@ -87,10 +104,13 @@ log "# $jobs fio job(s) of $((depth / jobs)) reads of $bs in flight per device, 
 modprobe dm-ioband
 [ "$assert" = 1 ] && check "dm-ioband is loaded" test -d /sys/module/dm_ioband
 
-# load <prefix>: fio on <prefix>1 and <prefix>2; prints each one's IOPS,
-# then (after " | ") each one's completed reads over the last two thirds.
+# load <prefix> <label>: fio on <prefix>1 and <prefix>2; prints each
+# one's IOPS, then (after " | ") each one's completed reads over the last
+# two thirds, then (after " | ") the CPUs' busy % and the context
+# switches per read over the same time.  With --sched, the counts of
+# sched_count go to /tmp/sched.<label>.
 load() {
-	local p=$1 pid r1 r2 t1
+	local p=$1 label=$2 pid r1 r2 t1 c1 c2 s1 s2 e rest
 	fio --ioengine=libaio --direct=1 --rw=randread --bs="$bs" \
 		--iodepth=$((depth / jobs)) --numjobs="$jobs" --runtime="$runtime" --time_based \
 		--output-format=json --output=/tmp/real.json \
@@ -101,7 +121,22 @@ load() {
 	sleep "$t1"
 	r1=$(dm_reads "${p}1" "${p}2")
 	c1=$(cpu_stat)
-	sleep $((runtime - 1 - t1))
+	rest=$((runtime - 1 - t1))
+	if [ "$sched" = 1 ]; then
+		: >"$tr/trace"
+		s1=$(dm_reads "${p}1" "${p}2")
+		for e in $sched_events; do
+			echo 1 >"$tr/events/$e/enable" || return 1
+		done
+		sleep 2
+		for e in $sched_events; do
+			echo 0 >"$tr/events/$e/enable"
+		done
+		s2=$(dm_reads "${p}1" "${p}2")
+		sched_count "$s1" "$s2" >"/tmp/sched.$label" || return 1
+		rest=$((rest - 2))
+	fi
+	sleep "$rest"
 	r2=$(dm_reads "${p}1" "${p}2")
 	c2=$(cpu_stat)
 	wait $pid || return 1
@@ -119,6 +154,32 @@ print(*["%.0f" % job["read"]["iops"] for job in j["jobs"]], "|",
 PY
 }
 
+# sched_count <reads before> <reads after>: the trace buffer's
+# scheduler, workqueue, hrtimer and interrupt events counted by task or
+# function, per read completed between the two dm_reads readings.
+sched_count() {
+	python3 - "$tr/trace" "$1" "$2" <<'PY'
+import collections, re, sys
+c = collections.Counter()
+pats = [(r'sched_switch: prev_comm=\S+ .* ==> next_comm=(\S+)', 'switch to '),
+        (r'workqueue_execute_start: .*function (\S+)', 'work '),
+        (r'hrtimer_expire_entry: .*function=(\S+)', 'hrtimer '),
+        (r'irq_handler_entry: irq=\S+ name=(\S+)', 'irq ')]
+for line in open(sys.argv[1]):
+    for pat, what in pats:
+        m = re.search(pat, line)
+        if m:
+            if what == 'switch to ':
+                c['switches'] += 1
+            c[what + re.sub(r'[0-9]+', 'N', m[1])] += 1
+            break
+ios = sum(b - a for a, b in zip(*(map(int, x.split()) for x in sys.argv[2:4])))
+print('# %d reads in 2 s, per read:' % ios)
+for k, v in c.most_common(12):
+    print('#   %-44s %7d %6.3f' % (k, v, v / max(ios, 1)))
+PY
+}
+
 # cpu_stat: the guest's CPU time busy and idle (in ticks, iowait as
 # idle) and its context switches so far.
 cpu_stat() {
@@ -132,7 +193,7 @@ cpu_stat() {
 linear() {
 	local out
 	dm_pair lin linear "${parts[@]}" || return 1
-	out=$(load lin) || return 1
+	out=$(load lin "$1") || return 1
 	dm_pair_remove lin || return 1
 	printf -v "$1" '%s' "$out"
 }
@@ -142,12 +203,11 @@ lin='' lin2=''
 for r in $(seq 1 "$rounds"); do
 	linear lin || exit 1
 	dm_pair band "$io_limit" "${parts[@]}" || exit 1
-	tr=/sys/kernel/tracing
 	if [ "$trace" = 1 ]; then
 		: >"$tr/trace"
 		echo 1 >"$tr/events/dm_ioband/dm_ioband_period/enable"
 	fi
-	ib=$(load band) || exit 1
+	ib=$(load band band) || exit 1
 	if [ "$trace" = 1 ]; then
 		echo 0 >"$tr/events/dm_ioband/dm_ioband_period/enable"
 		# per second of the run: its periods' mean io_limit, IOPS, held
@@ -196,6 +256,12 @@ PY
 	printf '%-6s %8s %8s %8s %5s%% %6s%%  %-12s %-8s %-13s %s\n' "$r" "$ltot" "$itot" \
 		"$l2tot" "$noise" "$ratio" "$sh" "$lim" "$lsh" "$cpu"
 	[ "$trace" = 1 ] && cat /tmp/periods
+	if [ "$sched" = 1 ]; then
+		for l in lin band lin2; do
+			echo "# $l"
+			cat "/tmp/sched.$l"
+		done
+	fi
 	if [ "$assert" = 1 ]; then
 		check "round $r: dm-ioband does $ratio % of dm-linear (at least 95; dm-linear $ltot and $l2tot, $noise % apart)" \
 			at_least "$ratio" 95
