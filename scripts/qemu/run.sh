@@ -154,10 +154,12 @@ fi
 #    the host's userland, so they get the host's tools here too, in
 #    /usr/bin and /usr/sbin ahead of busybox's /bin in PATH: coreutils,
 #    grep, sed, awk (mawk), dash as sh, cmp, util-linux's setpriv,
-#    setsid, unshare, nsenter, losetup, fallocate, mkswap, swapon, mount..., blktrace and
-#    blkparse, and python3 with its standard library (without its tests,
-#    tkinter, idle, lib2to3, distutils and the build configuration).
-#    Made once, in build/qemu-initramfs/e2e.cpio.
+#    setsid, unshare, nsenter, losetup, fallocate, mkswap, swapon,
+#    mount..., blktrace and blkparse, perf if the host has it (Debian's
+#    linux-perf: real-disk.sh --profile), and python3 with its standard
+#    library (without its tests, tkinter, idle, lib2to3, distutils and
+#    the build configuration).  Made once, in
+#    build/qemu-initramfs/e2e.cpio.
 e2e_tools="$(dpkg -L coreutils 2>/dev/null | grep -E '^/(usr/)?s?bin/[^/]+$' |
 	sed 's|^/bin/|/usr/bin/|; s|^/sbin/|/usr/sbin/|' | tr '\n' ' ')
 /usr/bin/grep /usr/bin/sed /usr/bin/mawk /usr/bin/dash /usr/bin/cmp
@@ -165,7 +167,8 @@ e2e_tools="$(dpkg -L coreutils 2>/dev/null | grep -E '^/(usr/)?s?bin/[^/]+$' |
 /usr/sbin/losetup /usr/bin/fallocate
 /usr/sbin/mkswap /usr/sbin/swapon /usr/sbin/swapoff /usr/bin/mount
 /usr/bin/umount /usr/bin/mountpoint /usr/bin/dmesg /usr/bin/findmnt
-/usr/sbin/blkid /usr/sbin/blktrace /usr/bin/blkparse /usr/bin/python3.11"
+/usr/sbin/blkid /usr/sbin/blktrace /usr/bin/blkparse /usr/bin/python3.11
+$([ -x /usr/bin/perf ] && echo /usr/bin/perf)"
 e2e_cpio=$BUILD/qemu-initramfs/e2e.cpio
 make_e2e() {
 	local st=$BUILD/qemu-initramfs/e2e f py=/usr/lib/python3.11

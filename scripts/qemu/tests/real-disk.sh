@@ -12,12 +12,14 @@
 # in-flight limit the device group settled at (capacity+slack: their sum
 # is io_limit) and, for each run over the same two thirds, the guest's
 # CPU time busy (not idle nor in iowait, in %; steal counts as busy: 0
-# under TCG) and its context switches per completed read (where they
-# come from: --sched).
+# under TCG), its context switches per completed read (where they
+# come from: --sched) and sdb's mean requests in flight (its time in
+# queue over the time: the depth the disk was given; where the CPU time
+# goes: --profile).
 #
 #   real-disk.sh [--runtime S] [--depth N] [--bs SIZE] [--rounds N]
 #                [--io-limit N] [--jobs N] [--nice N] [--trace] [--sched]
-#                [--assert]
+#                [--profile] [--assert]
 #
 # --trace: after each round's table line, "#"-marked, a line per second
 # of its dm-ioband run: the estimation periods that ended in it (the
@@ -30,6 +32,16 @@
 # hrtimers and the interrupts, counted per read completed on the two
 # devices in those seconds (the dispatcher's worker is
 # ioband_dispatch_work).  Not with --trace (both use the trace buffer).
+#
+# --profile: after each round's table line, "#"-marked, for two seconds
+# from the start of each run's measured two thirds (after --sched's), the
+# guest's CPU time by what it was doing (idle, fio submitting, the
+# dispatcher's worker, interrupts) and within each the time in
+# vp_notify, the virtio kick in which QEMU's device model runs on the
+# vCPU's thread under TCG; then the functions sampled most.  perf's
+# cpu-clock samples with call stacks on all CPUs (no hardware counters
+# under TCG), in % of all samples.  Needs the host's perf (Debian's
+# linux-perf), copied into the guest by run.sh.
 #
 # --bs: fio's block size (default 4k).  Under TCG the guest's CPUs bound
 # the rate at 4k, and at 256k no better (results/real-disk-hold.txt:
@@ -65,6 +77,7 @@ depth=32
 bs=4k
 trace=0
 sched=0
+profile=0
 rounds=1
 io_limit=0
 nice=0
@@ -77,6 +90,7 @@ while [ $# -gt 0 ]; do
 	--bs) bs=$2; shift ;;
 	--trace) trace=1 ;;
 	--sched) sched=1 ;;
+	--profile) profile=1 ;;
 	--rounds) rounds=$2; shift ;;
 	--io-limit) io_limit=$2; shift ;;
 	--nice) nice=$2; shift ;;
@@ -92,6 +106,14 @@ done
 	{ echo "--trace and --sched both use the trace buffer: one at a time"; exit 2; }
 [ "$sched" = 1 ] && [ $((runtime - 1 - runtime / 3)) -lt 2 ] &&
 	{ echo "--sched traces 2 s of the measured time: --runtime 6 at least"; exit 2; }
+[ $((runtime - 1 - runtime / 3 - 2 * sched - 2 * profile)) -ge 0 ] ||
+	{ echo "--sched and --profile take 2 s each of the measured time: a longer --runtime"; exit 2; }
+if [ "$profile" = 1 ]; then
+	command -v perf >/dev/null ||
+		{ echo "--profile: no perf in the guest (apt-get install linux-perf on the host)"; exit 2; }
+	echo 0 >/proc/sys/kernel/kptr_restrict
+	echo -1 >/proc/sys/kernel/perf_event_paranoid
+fi
 tr=/sys/kernel/tracing
 sched_events="sched/sched_switch workqueue/workqueue_execute_start
 timer/hrtimer_expire_entry irq/irq_handler_entry"
@@ -136,6 +158,14 @@ load() {
 		sched_count "$s1" "$s2" >"/tmp/sched.$label" || return 1
 		rest=$((rest - 2))
 	fi
+	if [ "$profile" = 1 ]; then
+		perf record -q -N -a -g -e cpu-clock -F 1999 \
+			-o "/tmp/perf.$label" -- sleep 2 >"/tmp/perf-rec.$label" 2>&1 ||
+			{ cat "/tmp/perf-rec.$label" >&2; return 1; }
+		perf script -i "/tmp/perf.$label" -F ip,sym 2>/dev/null |
+			profile_count >"/tmp/prof.$label" || return 1
+		rest=$((rest - 2))
+	fi
 	sleep "$rest"
 	r2=$(dm_reads "${p}1" "${p}2")
 	c2=$(cpu_stat)
@@ -147,10 +177,12 @@ r1 = [int(x) for x in sys.argv[1].split()]
 r2 = [int(x) for x in sys.argv[2].split()]
 c = [b - a for a, b in zip(*(map(int, x.split()) for x in sys.argv[3:5]))]
 ios = sum(b - a for a, b in zip(r1, r2))
-# busy % of the CPUs, context switches per completed I/O
+# busy % of the CPUs, context switches per completed I/O, sdb's mean
+# requests in flight
 print(*["%.0f" % job["read"]["iops"] for job in j["jobs"]], "|",
       *[b - a for a, b in zip(r1, r2)], "|",
-      "%.0f" % (100 * c[0] / max(c[0] + c[1], 1)), "%.2f" % (c[2] / max(ios, 1)))
+      "%.0f" % (100 * c[0] / max(c[0] + c[1], 1)), "%.2f" % (c[2] / max(ios, 1)),
+      "%.1f" % (c[4] / max(c[3], 1)))
 PY
 }
 
@@ -180,11 +212,49 @@ for k, v in c.most_common(12):
 PY
 }
 
+# profile_count: perf script's stacks (ip and symbol, innermost first) on
+# stdin, counted by what the CPU was doing: idle, fio submitting
+# (io_submit), the dispatcher's worker (ioband_dispatch_work), interrupt
+# work (softirqs, interrupts) or other; and within each, the time in
+# vp_notify, the virtio kick, in which QEMU's device model runs on the
+# vCPU's own thread under TCG.  Then the functions sampled most.
+profile_count() {
+	python3 -c '
+import collections, sys
+by, top, n = collections.Counter(), collections.Counter(), 0
+for st in sys.stdin.read().split("\n\n"):
+    fr = [l.split(None, 1)[1] for l in st.strip().split("\n")
+          if len(l.split(None, 1)) > 1]
+    if not fr:
+        continue
+    n += 1
+    top[fr[0]] += 1
+    has = lambda f: any(f in x for x in fr)
+    what = ("idle" if "default_idle" in fr[0] else
+            "dispatcher worker" if has("ioband_dispatch_work") else
+            "fio submitting" if has("io_submit") else
+            "interrupts, softirqs" if has("handle_softirqs") or
+            has("common_interrupt") else "other")
+    by[what] += 1
+    if fr[0] == "vp_notify":
+        by[what + ": in vp_notify"] += 1
+print("#   %d samples (2 CPUs, 2 s), by what the CPU did:" % n)
+for k, v in sorted(by.items()):
+    print("#     %-40s %5.1f %%" % (k, 100 * v / max(n, 1)))
+print("#   most sampled functions:")
+for k, v in top.most_common(10):
+    print("#     %-40s %5.1f %%" % (k, 100 * v / max(n, 1)))
+'
+}
+
 # cpu_stat: the guest's CPU time busy and idle (in ticks, iowait as
-# idle) and its context switches so far.
+# idle), its context switches so far, the time since boot and sdb's
+# time in queue (the sum of its requests' times in flight), both in ms.
 cpu_stat() {
 	awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9, $5 + $6 }
 	     $1 == "ctxt" { print $2 }' /proc/stat | tr '\n' ' '
+	awk '{ printf "%.0f ", $1 * 1000 }' /proc/uptime
+	awk '{ print $11 }' /sys/block/sdb/stat
 }
 
 # linear <var>: dm-linear devices lin1 and lin2 on the partitions,
@@ -198,7 +268,7 @@ linear() {
 	printf -v "$1" '%s' "$out"
 }
 
-printf '%-6s %8s %8s %8s %6s %7s  %-12s %-8s %-13s %s\n' round linear ioband linear2 noise ratio shares cap+slack linear-shares 'busy%/cs per I/O (linear ioband linear2)'
+printf '%-6s %8s %8s %8s %6s %7s  %-12s %-8s %-13s %s\n' round linear ioband linear2 noise ratio shares cap+slack linear-shares 'busy%/cs per I/O/sdb depth (linear ioband linear2)'
 lin='' lin2=''
 for r in $(seq 1 "$rounds"); do
 	linear lin || exit 1
@@ -248,7 +318,7 @@ print("%.0f %.0f %.0f %s %.2f %s %s" % (sum(lin), sum(ib), sum(lin2),
       "/".join("%.1f" % x for x in sh),
       max(abs(sh[0] - 75), abs(sh[1] - 25)),
       "/".join("%.1f" % x for x in lsh),
-      " ".join("%s/%s" % (b, s) for b, s in cpu)))
+      " ".join("%s/%s/%s" % (b, s, d) for b, s, d in cpu)))
 PY
 )
 	read -r base noise _ < <(noise_bound "$ltot" "$l2tot" 95 95)
@@ -260,6 +330,12 @@ PY
 		for l in lin band lin2; do
 			echo "# $l"
 			cat "/tmp/sched.$l"
+		done
+	fi
+	if [ "$profile" = 1 ]; then
+		for l in lin band lin2; do
+			echo "# $l: CPU time by function (perf cpu-clock, all CPUs)"
+			cat "/tmp/prof.$l"
 		done
 	fi
 	if [ "$assert" = 1 ]; then
