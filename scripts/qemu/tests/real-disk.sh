@@ -14,8 +14,9 @@
 # CPU time busy (not idle nor in iowait, in %; steal counts as busy: 0
 # under TCG), its context switches per completed read (where they
 # come from: --sched) and sdb's mean requests in flight (its time in
-# queue over the time: the depth the disk was given; where the CPU time
-# goes: --profile).
+# queue over the time: from a request's allocation to its completion,
+# dm's end_io included; what the host's disk saw is at most that; where
+# the CPUs' time goes: --profile).
 #
 #   real-disk.sh [--runtime S] [--depth N] [--bs SIZE] [--rounds N]
 #                [--io-limit N] [--jobs N] [--nice N] [--trace] [--sched]
@@ -34,14 +35,15 @@
 # ioband_dispatch_work).  Not with --trace (both use the trace buffer).
 #
 # --profile: after each round's table line, "#"-marked, for two seconds
-# from the start of each run's measured two thirds (after --sched's), the
-# guest's CPU time by what it was doing (idle, fio submitting, the
-# dispatcher's worker, interrupts) and within each the time in
+# from the start of each run's measured two thirds (after --sched's),
+# perf's cpu-clock samples with call stacks on all CPUs (no hardware
+# counters under TCG) by what the CPU was doing (interrupt work, the
+# dispatcher's worker, fio submitting, idle) and within each those in
 # vp_notify, the virtio kick in which QEMU's device model runs on the
-# vCPU's thread under TCG; then the functions sampled most.  perf's
-# cpu-clock samples with call stacks on all CPUs (no hardware counters
-# under TCG), in % of all samples.  Needs the host's perf (Debian's
-# linux-perf), copied into the guest by run.sh.
+# vCPU's thread under TCG; then the functions sampled most; in % of the
+# samples (not of CPU time: see profile_count).  Needs the host's perf
+# (Debian's linux-perf), copied into the guest by run.sh when it makes
+# build/qemu-initramfs/e2e.cpio (remove that file after installing it).
 #
 # --bs: fio's block size (default 4k).  Under TCG the guest's CPUs bound
 # the rate at 4k, and at 256k no better (results/real-disk-hold.txt:
@@ -110,7 +112,7 @@ done
 	{ echo "--sched and --profile take 2 s each of the measured time: a longer --runtime"; exit 2; }
 if [ "$profile" = 1 ]; then
 	command -v perf >/dev/null ||
-		{ echo "--profile: no perf in the guest (apt-get install linux-perf on the host)"; exit 2; }
+		{ echo "--profile: no perf in the guest (apt-get install linux-perf on the host, remove build/qemu-initramfs/e2e.cpio)"; exit 2; }
 	echo 0 >/proc/sys/kernel/kptr_restrict
 	echo -1 >/proc/sys/kernel/perf_event_paranoid
 fi
@@ -128,22 +130,25 @@ modprobe dm-ioband
 
 # load <prefix> <label>: fio on <prefix>1 and <prefix>2; prints each
 # one's IOPS, then (after " | ") each one's completed reads over the last
-# two thirds, then (after " | ") the CPUs' busy % and the context
-# switches per read over the same time.  With --sched, the counts of
-# sched_count go to /tmp/sched.<label>.
+# two thirds, then (after " | ") the CPUs' busy %, the context switches
+# per read and sdb's mean requests in flight over the same time.  With
+# --sched, the counts of sched_count go to /tmp/sched.<label>; with
+# --profile, profile_count's to /tmp/prof.<label>.  Both are worked out
+# after the run, and the measured time ends one second before fio's
+# whatever the tracing took.
 load() {
-	local p=$1 label=$2 pid r1 r2 t1 c1 c2 s1 s2 e rest
+	local p=$1 label=$2 pid r1 r2 t0 t1 c1 c2 s1 s2 e
 	fio --ioengine=libaio --direct=1 --rw=randread --bs="$bs" \
 		--iodepth=$((depth / jobs)) --numjobs="$jobs" --runtime="$runtime" --time_based \
 		--output-format=json --output=/tmp/real.json \
 		--name=d1 --filename="/dev/mapper/${p}1" --nice="$nice" \
 		--name=d2 --filename="/dev/mapper/${p}2" >/dev/null &
 	pid=$!
+	t0=$(uptime_ms)
 	t1=$((runtime / 3))
 	sleep "$t1"
 	r1=$(dm_reads "${p}1" "${p}2")
 	c1=$(cpu_stat)
-	rest=$((runtime - 1 - t1))
 	if [ "$sched" = 1 ]; then
 		: >"$tr/trace"
 		s1=$(dm_reads "${p}1" "${p}2")
@@ -155,21 +160,29 @@ load() {
 			echo 0 >"$tr/events/$e/enable"
 		done
 		s2=$(dm_reads "${p}1" "${p}2")
-		sched_count "$s1" "$s2" >"/tmp/sched.$label" || return 1
-		rest=$((rest - 2))
+		cat "$tr/trace" >"/tmp/trace.$label"
 	fi
 	if [ "$profile" = 1 ]; then
 		perf record -q -N -a -g -e cpu-clock -F 1999 \
 			-o "/tmp/perf.$label" -- sleep 2 >"/tmp/perf-rec.$label" 2>&1 ||
 			{ cat "/tmp/perf-rec.$label" >&2; return 1; }
-		perf script -i "/tmp/perf.$label" -F ip,sym 2>/dev/null |
-			profile_count >"/tmp/prof.$label" || return 1
-		rest=$((rest - 2))
 	fi
-	sleep "$rest"
+	# the rest of the measured time: to one second before fio ends
+	sleep "$(awk -v t="$(uptime_ms)" -v e="$((t0 + (runtime - 1) * 1000))" \
+		'BEGIN { printf "%.2f", (e > t ? (e - t) / 1000 : 0) }')"
 	r2=$(dm_reads "${p}1" "${p}2")
 	c2=$(cpu_stat)
 	wait $pid || return 1
+	if [ "$sched" = 1 ]; then
+		sched_count "/tmp/trace.$label" "$s1" "$s2" >"/tmp/sched.$label" ||
+			return 1
+	fi
+	if [ "$profile" = 1 ]; then
+		perf script -i "/tmp/perf.$label" -F ip,sym >"/tmp/perf-script.$label" \
+			2>/dev/null || { echo "perf script failed" >&2; return 1; }
+		profile_count <"/tmp/perf-script.$label" >"/tmp/prof.$label" ||
+			return 1
+	fi
 	python3 - "$r1" "$r2" "$c1" "$c2" <<'PY'
 import json, sys
 j = json.load(open("/tmp/real.json"))
@@ -186,11 +199,11 @@ print(*["%.0f" % job["read"]["iops"] for job in j["jobs"]], "|",
 PY
 }
 
-# sched_count <reads before> <reads after>: the trace buffer's
+# sched_count <trace> <reads before> <reads after>: the trace's
 # scheduler, workqueue, hrtimer and interrupt events counted by task or
 # function, per read completed between the two dm_reads readings.
 sched_count() {
-	python3 - "$tr/trace" "$1" "$2" <<'PY'
+	python3 - "$1" "$2" "$3" <<'PY'
 import collections, re, sys
 c = collections.Counter()
 pats = [(r'sched_switch: prev_comm=\S+ .* ==> next_comm=(\S+)', 'switch to '),
@@ -213,14 +226,22 @@ PY
 }
 
 # profile_count: perf script's stacks (ip and symbol, innermost first) on
-# stdin, counted by what the CPU was doing: idle, fio submitting
-# (io_submit), the dispatcher's worker (ioband_dispatch_work), interrupt
-# work (softirqs, interrupts) or other; and within each, the time in
-# vp_notify, the virtio kick, in which QEMU's device model runs on the
-# vCPU's own thread under TCG.  Then the functions sampled most.
+# stdin, counted by what the CPU was doing, from the innermost frame out:
+# interrupt work (a softirq or an interrupt on top of whatever it
+# interrupted), the dispatcher's worker (ioband_dispatch_work), fio
+# submitting (io_submit), idle (do_idle) or other; and within each, the
+# samples in vp_notify, the virtio kick, in which QEMU's device model
+# runs on the vCPU's own thread under TCG.  Then the functions sampled
+# most.  In % of the samples: cpu-clock samples are not CPU time under
+# TCG (a vCPU the host did not run takes one sample for the whole
+# stall; code with interrupts off is sampled where they come back on).
 profile_count() {
 	python3 -c '
-import collections, sys
+import collections, os, sys
+marks = [("handle_softirqs", "interrupts, softirqs"),
+         ("common_interrupt", "interrupts, softirqs"),
+         ("ioband_dispatch_work", "dispatcher worker"),
+         ("io_submit", "fio submitting"), ("do_idle", "idle")]
 by, top, n = collections.Counter(), collections.Counter(), 0
 for st in sys.stdin.read().split("\n\n"):
     fr = [l.split(None, 1)[1] for l in st.strip().split("\n")
@@ -229,16 +250,12 @@ for st in sys.stdin.read().split("\n\n"):
         continue
     n += 1
     top[fr[0]] += 1
-    has = lambda f: any(f in x for x in fr)
-    what = ("idle" if "default_idle" in fr[0] else
-            "dispatcher worker" if has("ioband_dispatch_work") else
-            "fio submitting" if has("io_submit") else
-            "interrupts, softirqs" if has("handle_softirqs") or
-            has("common_interrupt") else "other")
+    what = next((w for f in fr for m, w in marks if m in f), "other")
     by[what] += 1
-    if fr[0] == "vp_notify":
+    if "vp_notify" in fr[:2]:
         by[what + ": in vp_notify"] += 1
-print("#   %d samples (2 CPUs, 2 s), by what the CPU did:" % n)
+print("#   %d samples (%d CPUs, 2 s), by what the CPU did:" %
+      (n, os.cpu_count()))
 for k, v in sorted(by.items()):
     print("#     %-40s %5.1f %%" % (k, 100 * v / max(n, 1)))
 print("#   most sampled functions:")
@@ -247,13 +264,16 @@ for k, v in top.most_common(10):
 '
 }
 
+# uptime_ms: the time since boot in ms (10 ms steps).
+uptime_ms() { awk '{ printf "%.0f\n", $1 * 1000 }' /proc/uptime; }
+
 # cpu_stat: the guest's CPU time busy and idle (in ticks, iowait as
 # idle), its context switches so far, the time since boot and sdb's
 # time in queue (the sum of its requests' times in flight), both in ms.
 cpu_stat() {
 	awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9, $5 + $6 }
 	     $1 == "ctxt" { print $2 }' /proc/stat | tr '\n' ' '
-	awk '{ printf "%.0f ", $1 * 1000 }' /proc/uptime
+	printf '%s ' "$(uptime_ms)"
 	awk '{ print $11 }' /sys/block/sdb/stat
 }
 
