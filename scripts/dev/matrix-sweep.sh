@@ -8,7 +8,8 @@
 # hold").  Prints the matrix's lines; "not ok" marks a class below 95 %
 # or off its 3:1 by more than 2 points.
 #
-#   scripts/dev/matrix-sweep.sh [--warm-s N] [--seed N] [--matrix | ROWS...]
+#   scripts/dev/matrix-sweep.sh [--warm-s N] [--seed N | --draws N]
+#                               [--matrix | ROWS...]
 #
 # ROWS default to scripts/dev/matrix-rows/*.rows, and the lines then go
 # to results/matrix-sweep.txt as well (with the default warm-up and
@@ -19,6 +20,11 @@
 # (another draw of every spread, tail and noise).
 # --matrix: the matrix's own classes, not ROWS (with --seed: the matrix
 # on another draw).
+# --draws N: each class on draws 0 to N-1 of the generator (one build,
+# the draw read from IOBAND_DRAW at run time; a class with a draw of its
+# own keeps it), its lines prefixed with "draw D: ", then one line per
+# class: how many draws were off (the matrix's "not ok"), the least
+# busy and the share farthest from 75.
 # Each row is built and run on its own, JOBS at once (default: the
 # CPUs); the lines come out in the rows' order.  The 4,096-tag rows
 # take minutes.  IOBAND_MD: another drivers/md to take the sources from
@@ -28,11 +34,13 @@ set -eu
 
 warm=2
 seed=0
+draws=0
 matrix=
 while :; do
 	case "${1:-}" in
 	--warm-s) warm=$2; shift 2 ;;
 	--seed) seed=$2; shift 2 ;;
+	--draws) draws=$2; shift 2 ;;
 	--matrix) matrix=1; shift ;;
 	*) break ;;
 	esac
@@ -40,7 +48,8 @@ done
 out=/dev/null
 if [ $# = 0 ] && [ -z "$matrix" ]; then
 	set -- "$TOP"/scripts/dev/matrix-rows/*.rows
-	[ "$warm" != 2 ] || [ "$seed" != 0 ] || out=$TOP/results/matrix-sweep.txt
+	[ "$warm" != 2 ] || [ "$seed" != 0 ] || [ "$draws" != 0 ] ||
+		out=$TOP/results/matrix-sweep.txt
 fi
 "$TOP/scripts/prepare-tree.sh" >/dev/null
 md=${IOBAND_MD:-$TREE/drivers/md}
@@ -72,16 +81,21 @@ fi
 nrows=$(wc -l <"$W/rows")
 # Row N's source: the row in place of the matrix's classes, only the
 # matrix's case run, the least warm-up from --warm-s.
-python3 - "$W/md/tests/dm-ioband-estimate_kunit.c" "$W/rows" "$warm" "$seed" <<'PY'
+python3 - "$W/md/tests/dm-ioband-estimate_kunit.c" "$W/rows" "$warm" "$seed" "$draws" <<'PY'
 import sys
 path, rows, warm = sys.argv[1], open(sys.argv[2]).read().splitlines(), sys.argv[3]
-seed = int(sys.argv[4])
-if seed:
+seed, draws = int(sys.argv[4]), int(sys.argv[5])
+if seed or draws:
 	sim = path.replace('dm-ioband-estimate_kunit.c', 'dm-ioband-sim.c')
 	src = open(sim).read()
-	old = '\ts->cfg = cfg;\n'
+	old = '\ts->rnd = cfg->seed;\n'
 	assert src.count(old) == 1
-	open(sim, 'w').write(src.replace(old, old + '\ts->rnd = %dULL;\n' % seed))
+	new = '\ts->rnd = %dULL;\n' % seed
+	if draws:
+		new = ('\ts->rnd = cfg->seed ?: '
+		       'strtoull(getenv("IOBAND_DRAW") ?: "0", NULL, 0);\n')
+		src = '#include <stdlib.h>\n' + src
+	open(sim, 'w').write(src.replace(old, new))
 src = open(path).read()
 old = 'per_s = max_t(u64, 2 * SIM_SEC, 40 * d->svc_ns);'
 assert src.count(old) == 1
@@ -107,15 +121,41 @@ run_row() {
 		KUNIT_SRCS="$W/md/tests/dm-ioband-sim.c $W/md/tests/dm-ioband-estimate_kunit.$1.c" \
 		EXTRA_CFLAGS=-Wno-unused-function \
 		"$W/out.$1/ioband_kunit" >&2
-	"$W/out.$1/ioband_kunit" |
-		grep -E 'permille|^        not ok' |
-		sed 's/^ *# dm_ioband_device_matrix: //' >"$W/out.$1.txt" || true
+	if [ "$DRAWS" = 0 ]; then
+		"$W/out.$1/ioband_kunit" |
+			grep -E 'permille|^        not ok' |
+			sed 's/^ *# dm_ioband_device_matrix: //' >"$W/out.$1.txt" || true
+		return
+	fi
+	for d in $(seq 0 $((DRAWS - 1))); do
+		IOBAND_DRAW=$d "$W/out.$1/ioband_kunit" |
+			grep -E 'permille|^        not ok' |
+			sed "s/^ *# dm_ioband_device_matrix: //; s/^/draw $d: /" || true
+	done >"$W/out.$1.txt"
+	# the estimate's lines (not the AIMD candidate's), and the draws off
+	awk -v n="$DRAWS" '
+		/not ok/ { off++ }
+		/permille of io_limit/ && !/latency target/ {
+			sub(/^draw [0-9]+: /, "")
+			name = $0; sub(/: [0-9]+ permille.*/, "", name)
+			p = $0; sub(/.*: /, "", p); sub(/ permille.*/, "", p)
+			sh = $0; sub(/.*shares /, "", sh); sub(/\/.*/, "", sh)
+			d = sh > 75 ? sh - 75 : 75 - sh
+			if (least == "" || p + 0 < least) least = p + 0
+			if (d > far) { far = d; worst = sh }
+		}
+		END {
+			printf "%s: %d draws, %d off, the least %d permille, the farthest share %s\n",
+			       name, n, off, least, worst == "" ? "75.0" : worst
+		}' "$W/out.$1.txt" >>"$W/out.$1.txt"
 }
 export -f run_row
-export TOP W
+export TOP W DRAWS=$draws
+drawn="seed $seed"
+[ "$draws" = 0 ] || drawn="draws 0 to $((draws - 1))"
 seq 0 $((nrows - 1)) | xargs -P "${JOBS:-$(nproc)}" -I{} bash -c 'run_row {}'
 {
-	echo "# scripts/dev/matrix-sweep.sh at $state, warm-up ${warm} s at least, seed $seed, $nrows classes"
+	echo "# scripts/dev/matrix-sweep.sh at $state, warm-up ${warm} s at least, $drawn, $nrows classes"
 	echo "# dm_ioband_device_matrix's harness: two groups at 3:1 against io_limit fixed at the tags; the estimate's line, then the AIMD candidate's"
 	for n in $(seq 0 $((nrows - 1))); do
 		cat "$W/out.$n.txt"
