@@ -2,8 +2,8 @@
 # The simulator's device matrix on other draws of its generator: one draw
 # of each spread, tail and noise is one sample.  For seeds 1 to 5 (0 is
 # the KUnit run's), the matrix's own classes (scripts/dev/matrix-sweep.sh
-# --matrix --seed N; the matrix's classes with a draw of their own are
-# drawn anew there too), then the noisy hosts (the sweep's two and the
+# --matrix --seed N; the matrix's classes with a draw of their own keep
+# it), then the noisy hosts (the sweep's two and the
 # matrix's) on draws 0 to 29 (--draws 30), into results/matrix-seeds.txt.
 # A measurement, not a test: the matrix's checks ("not ok") are printed,
 # not counted, but for the noisy hosts' count of draws off.  A few

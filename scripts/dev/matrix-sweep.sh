@@ -19,7 +19,7 @@
 # --seed N: the simulator's pseudo-random generator starts at N, not 0
 # (another draw of every spread, tail and noise).
 # --matrix: the matrix's own classes, not ROWS (with --seed: the matrix
-# on another draw).
+# on another draw; a class with a draw of its own keeps it).
 # --draws N: each class on draws 0 to N-1 of the generator (one build,
 # the draw read from IOBAND_DRAW at run time; a class with a draw of its
 # own keeps it), its lines prefixed with "draw D: ", then one line per
@@ -45,6 +45,10 @@ while :; do
 	*) break ;;
 	esac
 done
+if [ "$seed" != 0 ] && [ "$draws" != 0 ]; then
+	echo "matrix-sweep.sh: --seed and --draws: one or the other" >&2
+	exit 2
+fi
 out=/dev/null
 if [ $# = 0 ] && [ -z "$matrix" ]; then
 	set -- "$TOP"/scripts/dev/matrix-rows/*.rows
@@ -90,7 +94,7 @@ if seed or draws:
 	src = open(sim).read()
 	old = '\ts->rnd = cfg->seed;\n'
 	assert src.count(old) == 1
-	new = '\ts->rnd = %dULL;\n' % seed
+	new = '\ts->rnd = cfg->seed ?: %dULL;\n' % seed
 	if draws:
 		new = ('\ts->rnd = cfg->seed ?: '
 		       'strtoull(getenv("IOBAND_DRAW") ?: "0", NULL, 0);\n')
@@ -140,13 +144,14 @@ run_row() {
 			name = $0; sub(/: [0-9]+ permille.*/, "", name)
 			p = $0; sub(/.*: /, "", p); sub(/ permille.*/, "", p)
 			sh = $0; sub(/.*shares /, "", sh); sub(/\/.*/, "", sh)
+			sh += 0
 			d = sh > 75 ? sh - 75 : 75 - sh
 			if (least == "" || p + 0 < least) least = p + 0
 			if (d > far) { far = d; worst = sh }
 		}
 		END {
-			printf "%s: %d draws, %d off, the least %d permille, the farthest share %s\n",
-			       name, n, off, least, worst == "" ? "75.0" : worst
+			printf "%s: %d draws, %d off, the least %d permille, the farthest share %.1f\n",
+			       name, n, off, least, worst == "" ? 75 : worst
 		}' "$W/out.$1.txt" >>"$W/out.$1.txt"
 }
 export -f run_row

@@ -8,4 +8,8 @@
 #include <linux/minmax.h>
 /* the tree's lib/math/int_sqrt.c, built beside the policy */
 unsigned long int_sqrt(unsigned long x);
+/* <linux/math.h>'s, which tools' headers lack */
+#ifndef abs_diff
+#define abs_diff(a, b) ((a) > (b) ? (a) - (b) : (b) - (a))
+#endif
 #endif
