@@ -8,14 +8,24 @@
 # A measurement, not a test: the matrix's checks ("not ok") are printed,
 # not counted, but for the noisy hosts' count of draws off.  A few
 # minutes.
+# --before COMMIT: the noisy hosts' 30 draws also on the policy of the
+# series at this repository's COMMIT (its patches' drivers/md/dm-ioband
+# files, applied to the base tree's), the simulator and its tests as they
+# are: what a change to the policy moved.
 #
-#   scripts/dev/matrix-seeds.sh
+#   scripts/dev/matrix-seeds.sh [--before COMMIT]
 set -eu
 . "$(dirname "$0")/../lib/common.sh"
 
+before=
+if [ "${1:-}" = --before ]; then
+	before=$(git -C "$TOP" rev-parse --short "$2^{commit}")
+	shift 2
+fi
 state=$(source_state)
 rows=$(mktemp)
-trap 'rm -f "$rows"' EXIT
+old=$(mktemp -d)
+trap 'rm -rf "$rows" "$old"' EXIT
 # the sweep's noisy hosts and the matrix's (its first, the draw of its own
 # classes left out), one initialiser a line
 {
@@ -27,6 +37,19 @@ m = re.search(r'\t\{ \.name = "noisy host: [^"]*per 20 ms",.*?\},\n', src, re.S)
 print('\t' + ' '.join(m.group(0).split()))
 PY
 } >"$rows"
+if [ -n "$before" ]; then
+	# the policy's files at $before: every patch of its series, the
+	# dm-ioband files of drivers/md only, onto the base tree's ($old is
+	# outside any repository: git apply works as patch there); the
+	# simulator and its tests as they are
+	git -C "$TREE" archive base drivers/md | tar -x -C "$old"
+	for p in $(git -C "$TOP" show "$before:series" | grep -v '^#'); do
+		git -C "$TOP" show "$before:patches/$p" >"$old/p"
+		(cd "$old" && git apply --include='drivers/md/dm-ioband*' p)
+	done
+	mkdir -p "$old/drivers/md/tests"
+	cp "$TREE"/drivers/md/tests/dm-ioband-*.[ch] "$old/drivers/md/tests/"
+fi
 {
 	echo "# scripts/dev/matrix-seeds.sh at $state"
 	for seed in 1 2 3 4 5; do
@@ -35,4 +58,10 @@ PY
 	done
 	"$TOP/scripts/dev/matrix-sweep.sh" --draws 30 "$rows" 2>/dev/null |
 		grep -v '^# dm_ioband_device_matrix'
+	if [ -n "$before" ]; then
+		echo "# the same draws on the policy of the series at $before"
+		IOBAND_MD=$old/drivers/md \
+			"$TOP/scripts/dev/matrix-sweep.sh" --draws 30 "$rows" 2>/dev/null |
+			grep -v '^# dm_ioband_device_matrix'
+	fi
 } | tee "$TOP/results/matrix-seeds.txt"
