@@ -125,17 +125,15 @@ run_row() {
 		KUNIT_SRCS="$W/md/tests/dm-ioband-sim.c $W/md/tests/dm-ioband-estimate_kunit.$1.c" \
 		EXTRA_CFLAGS=-Wno-unused-function \
 		"$W/out.$1/ioband_kunit" >&2
-	if [ "$DRAWS" = 0 ]; then
-		"$W/out.$1/ioband_kunit" |
-			grep -E 'permille|^        not ok' |
-			sed 's/^ *# dm_ioband_device_matrix: //' >"$W/out.$1.txt" || true
-		return
-	fi
-	for d in $(seq 0 $((DRAWS - 1))); do
+	# one run, or one a draw with its lines prefixed "draw D: "
+	local d pre=
+	for d in $(seq 0 $((DRAWS > 0 ? DRAWS - 1 : 0))); do
+		[ "$DRAWS" = 0 ] || pre="draw $d: "
 		IOBAND_DRAW=$d "$W/out.$1/ioband_kunit" |
 			grep -E 'permille|^        not ok' |
-			sed "s/^ *# dm_ioband_device_matrix: //; s/^/draw $d: /" || true
+			sed "s/^ *# dm_ioband_device_matrix: //; s/^/$pre/" || true
 	done >"$W/out.$1.txt"
+	[ "$DRAWS" != 0 ] || return 0
 	# the estimate's lines (not the AIMD candidate's), and the draws off
 	awk -v n="$DRAWS" '
 		/not ok/ { off++ }
