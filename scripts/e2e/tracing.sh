@@ -4,7 +4,7 @@
 # the status counters, and blkparse shows dm-ioband's hold and issue
 # messages on the device below next to the block layer's own events.
 . "$(dirname "$0")/../lib/guest.sh"
-plan 12
+plan 13
 
 T=/sys/kernel/tracing
 disk=$(nullb_create disk size=256 memory_backed=0) || exit 1
@@ -61,6 +61,11 @@ check "dispatch events = bios in status ($dispatches = $ios)" test "$dispatches"
 check "completion events = dispatches" test "$completes" = "$dispatches"
 check "bios were held" test "$held" -gt 0
 check "period events" test "$periods" -gt 0
+# what the estimator knows (a level once measured) and does (a probe
+# from cold within the run)
+check "period events carry the estimator's level, noise and phase" sh -c \
+	"grep -qE ' dm_ioband_period: .* level [1-9][0-9]* noise [0-9]+ phase (cruise|settle|raise|cut)\$' $T/trace &&
+	 grep -qE ' dm_ioband_period: .* phase (raise|cut)\$' $T/trace"
 grep -m1 " dm_ioband_hold: " $T/trace
 grep -m1 " dm_ioband_period: " $T/trace
 

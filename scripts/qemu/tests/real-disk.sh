@@ -25,7 +25,11 @@
 # --trace: after each round's table line, "#"-marked, a line per second
 # of its dm-ioband run: the estimation periods that ended in it (the
 # dm_ioband_period tracepoint) and their mean io_limit, IOPS and bios
-# held.
+# held, the estimator's mean level (its smoothed IOPS) and noise (how
+# far a period strays from it, %), and how many times the capacity
+# went up and down; then a line for the run: the periods measured into
+# the level ("cruise"), the spread of their IOPS (10th, 50th and 90th
+# percentile, and their coefficient of variation) and the mean noise.
 #
 # --sched: after each round's table line, "#"-marked, for two seconds
 # from the start of each run's measured two thirds, the scheduler's
@@ -300,21 +304,44 @@ for r in $(seq 1 "$rounds"); do
 		echo 0 >"$tr/events/dm_ioband/dm_ioband_period/enable"
 		# per second of the run: its periods' mean io_limit, IOPS, held
 		python3 - "$tr/trace" >/tmp/periods <<'PY'
-import re, sys
+import re, statistics, sys
 rows = {}
 t0 = None
+cap0 = None
+prev_phase = None
+cruise = []
+noises = []
 for line in open(sys.argv[1]):
     m = re.search(r' ([0-9]+\.[0-9]+): dm_ioband_period: .*io_limit ([0-9]+) '
-                  r'.*iops ([0-9]+) .*held ([0-9]+)', line)
+                  r'capacity ([0-9]+) .*iops ([0-9]+) .*held ([0-9]+) '
+                  r'level ([0-9]+) noise ([0-9]+) phase (\w+)', line)
     if not m:
         continue
     t = float(m[1])
     t0 = t if t0 is None else t0
-    rows.setdefault(int(t - t0), []).append([int(m[i]) for i in (2, 3, 4)])
-print("# second periods io_limit iops held")
+    cap, noise = int(m[3]), 100 * int(m[7]) / 1024
+    up = int(cap0 is not None and cap > cap0)
+    down = int(cap0 is not None and cap < cap0)
+    # the period that ended was measured into the level if the phase
+    # announced before it was cruise
+    if prev_phase == "cruise":
+        cruise.append(int(m[4]))
+    prev_phase = m[8]
+    cap0 = cap
+    noises.append(noise)
+    rows.setdefault(int(t - t0), []).append(
+        [int(m[2]), int(m[4]), int(m[5]), int(m[6]), noise, up, down])
+print("# second periods io_limit iops held level noise% up down")
 for s, p in sorted(rows.items()):
-    print("# %6d %7d %8.0f %6.0f %4.0f" % (s, len(p),
-          *(sum(x[i] for x in p) / len(p) for i in range(3))))
+    print("# %6d %7d %8.0f %6.0f %4.0f %6.0f %6.1f %3d %4d" % (s, len(p),
+          *(sum(x[i] for x in p) / len(p) for i in range(5)),
+          sum(x[5] for x in p), sum(x[6] for x in p)))
+if len(cruise) >= 10:
+    q = statistics.quantiles(cruise, n=10)
+    print("# cruise periods %d: iops p10 %.0f p50 %.0f p90 %.0f, cv %.1f %%; mean noise %.1f %%"
+          % (len(cruise), q[0], q[4], q[8],
+             100 * statistics.pstdev(cruise) / statistics.mean(cruise),
+             statistics.mean(noises)))
 PY
 	fi
 	lim=$($DMSETUP message band1 0 show | head -1 | tr ' ' '\n' |
