@@ -29,7 +29,10 @@
 # far a period strays from it, %), and how many times the capacity
 # went up and down; then a line for the run: the periods measured into
 # the level ("cruise"), the spread of their IOPS (10th, 50th and 90th
-# percentile, and their coefficient of variation) and the mean noise.
+# percentile, and their coefficient of variation) and the mean noise,
+# and the probes measured and kept (a probe's period after which the
+# capacity did not go back; a kept probe the next period undoes counts
+# as kept).
 #
 # --sched: after each round's table line, "#"-marked, for two seconds
 # from the start of each run's measured two thirds, the scheduler's
@@ -309,6 +312,7 @@ rows = {}
 t0 = None
 cap0 = None
 prev_phase = None
+probes = {"raise": [0, 0], "cut": [0, 0]}
 cruise = []
 noises = []
 for line in open(sys.argv[1]):
@@ -323,9 +327,13 @@ for line in open(sys.argv[1]):
     up = int(cap0 is not None and cap > cap0)
     down = int(cap0 is not None and cap < cap0)
     # the period that ended was measured into the level if the phase
-    # announced before it was cruise
+    # announced before it was cruise; one that measured a probe kept it
+    # if the capacity did not go back the other way
     if prev_phase == "cruise":
         cruise.append(int(m[4]))
+    elif prev_phase in ("raise", "cut"):
+        back = cap < cap0 if prev_phase == "raise" else cap > cap0
+        probes[prev_phase][0 if back else 1] += 1
     prev_phase = m[8]
     cap0 = cap
     noises.append(noise)
@@ -342,6 +350,9 @@ if len(cruise) >= 10:
           % (len(cruise), q[0], q[4], q[8],
              100 * statistics.pstdev(cruise) / statistics.mean(cruise),
              statistics.mean(noises)))
+print("# probes measured: raises %d (kept %d), cuts %d (kept %d)"
+      % (sum(probes["raise"]), probes["raise"][1],
+         sum(probes["cut"]), probes["cut"][1]))
 PY
 	fi
 	lim=$($DMSETUP message band1 0 show | head -1 | tr ' ' '\n' |
