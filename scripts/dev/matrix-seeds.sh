@@ -26,16 +26,13 @@ state=$(source_state)
 rows=$(mktemp)
 old=$(mktemp -d)
 trap 'rm -rf "$rows" "$old"' EXIT
-# the sweep's noisy hosts and the matrix's (its first, the draw of its own
-# classes left out), one initialiser a line
+# the sweep's noisy hosts and the matrix's (the one without a draw of its
+# own), one initialiser a line
 {
 	grep -h '"noisy host' "$TOP"/scripts/dev/matrix-rows/*.rows
-	python3 - "$TREE/drivers/md/tests/dm-ioband-estimate_kunit.c" <<'PY'
-import re, sys
-src = open(sys.argv[1]).read()
-m = re.search(r'\t\{ \.name = "noisy host: [^"]*per 20 ms",.*?\},\n', src, re.S)
-print('\t' + ' '.join(m.group(0).split()))
-PY
+	"$TOP/scripts/dev/matrix-rows.py" \
+		"$TREE/drivers/md/tests/dm-ioband-estimate_kunit.c" \
+		'^noisy host: .*per 20 ms$'
 } >"$rows"
 if [ -n "$before" ]; then
 	# the policy's files at $before: every patch of its series, the

@@ -66,19 +66,7 @@ cp "$md"/dm-ioband-*.[ch] "$W/md/"
 cp "$md"/tests/dm-ioband-*.[ch] "$W/md/tests/"
 if [ -n "$matrix" ]; then
 	# the matrix's own classes, one initialiser a line
-	python3 - "$md/tests/dm-ioband-estimate_kunit.c" >"$W/rows" <<'PY'
-import sys
-src = open(sys.argv[1]).read()
-head = 'static const struct dev_class dev_classes[] = {\n'
-i = src.index(head) + len(head)
-rows = []
-for line in src[i:src.index('\n};\n', i)].split('\n'):
-	if line.startswith('\t{') or not rows:
-		rows.append('\t' + line.strip())
-	else:
-		rows[-1] += ' ' + line.strip()
-print('\n'.join(rows))
-PY
+	"$TOP/scripts/dev/matrix-rows.py" "$md/tests/dm-ioband-estimate_kunit.c" >"$W/rows"
 else
 	cat "$@" | grep '\.name' >"$W/rows"
 fi
