@@ -4,7 +4,7 @@
 # the status counters, and blkparse shows dm-ioband's hold and issue
 # messages on the device below next to the block layer's own events.
 . "$(dirname "$0")/../lib/guest.sh"
-plan 13
+plan 14
 
 T=/sys/kernel/tracing
 disk=$(nullb_create disk size=256 memory_backed=0) || exit 1
@@ -64,8 +64,15 @@ check "period events" test "$periods" -gt 0
 # what the estimator knows (a level once measured) and does (a probe
 # from cold within the run)
 check "period events carry the estimator's level, noise and phase" sh -c \
-	"grep -qE ' dm_ioband_period: .* level [1-9][0-9]* noise [0-9]+ phase (cruise|settle|raise|cut)\$' $T/trace &&
+	"grep -qE ' dm_ioband_period: .* level [1-9][0-9]* noise [0-9]+ phase (cruise|settle|confirm|raise|cut)\$' $T/trace &&
 	 grep -qE ' dm_ioband_period: .* phase (raise|cut)\$' $T/trace"
+# a probe's period comes after the settle period of its change (or after
+# a raise's: the cold raise's second look), never straight from cruising
+phases=$(sed -n 's/.* dm_ioband_period: .* phase \([a-z]*\)$/\1/p' $T/trace |
+	awk '($1 == "raise" || $1 == "cut") && prev != "settle" &&
+	     !(prev == "raise" && $1 == "raise") { bad++ } { prev = $1 }
+	     END { print bad + 0 }')
+check "a probe's period follows its settle period ($phases do not)" test "$phases" = 0
 grep -m1 " dm_ioband_hold: " $T/trace
 grep -m1 " dm_ioband_period: " $T/trace
 

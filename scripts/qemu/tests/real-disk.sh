@@ -28,11 +28,11 @@
 # held, the estimator's mean level (its smoothed IOPS) and noise (how
 # far a period strays from it, %), and how many times the capacity
 # went up and down; then a line for the run: the periods measured into
-# the level ("cruise"), the spread of their IOPS (10th, 50th and 90th
-# percentile, and their coefficient of variation) and the mean noise,
-# and the probes measured and kept (a probe's period after which the
-# capacity did not go back; a kept probe the next period undoes counts
-# as kept).
+# the level ("cruise"), the spread of their IOPS (completions over the
+# whole period: 10th, 50th and 90th percentile, and their coefficient
+# of variation) and the mean noise, and the probes judged, kept (the
+# capacity did not go back after the probe's period) and undone by the
+# period after (its confirm).
 #
 # --sched: after each round's table line, "#"-marked, for two seconds
 # from the start of each run's measured two thirds, the scheduler's
@@ -312,7 +312,8 @@ rows = {}
 t0 = None
 cap0 = None
 prev_phase = None
-probes = {"raise": [0, 0], "cut": [0, 0]}
+probes = {"raise": [0, 0, 0], "cut": [0, 0, 0]}
+kept = None
 cruise = []
 noises = []
 for line in open(sys.argv[1]):
@@ -326,14 +327,26 @@ for line in open(sys.argv[1]):
     cap, noise = int(m[3]), 100 * int(m[7]) / 1024
     up = int(cap0 is not None and cap > cap0)
     down = int(cap0 is not None and cap < cap0)
-    # the period that ended was measured into the level if the phase
-    # announced before it was cruise; one that measured a probe kept it
-    # if the capacity did not go back the other way
+    # what the period that ended was for is the phase the line before
+    # announced: cruise (measured into the level if busy), a probe's
+    # period (kept if the capacity did not go back the other way; back
+    # and no settle: not judged, the demand fell; the same capacity and
+    # raise again: the cold raise's second look, judged by the next),
+    # or the confirm after a probe kept (back the other way: undone)
     if prev_phase == "cruise":
         cruise.append(int(m[4]))
     elif prev_phase in ("raise", "cut"):
         back = cap < cap0 if prev_phase == "raise" else cap > cap0
-        probes[prev_phase][0 if back else 1] += 1
+        again = cap == cap0 and m[8] == prev_phase == "raise"
+        if back and m[8] == "settle":
+            probes[prev_phase][0] += 1
+        elif not back and not again:
+            probes[prev_phase][1] += 1
+            kept = prev_phase
+    elif prev_phase == "confirm" and kept:
+        if cap < cap0 if kept == "raise" else cap > cap0:
+            probes[kept][2] += 1
+        kept = None
     prev_phase = m[8]
     cap0 = cap
     noises.append(noise)
@@ -350,9 +363,11 @@ if len(cruise) >= 10:
           % (len(cruise), q[0], q[4], q[8],
              100 * statistics.pstdev(cruise) / statistics.mean(cruise),
              statistics.mean(noises)))
-print("# probes measured: raises %d (kept %d), cuts %d (kept %d)"
-      % (sum(probes["raise"]), probes["raise"][1],
-         sum(probes["cut"]), probes["cut"][1]))
+print("# probes judged: raises %d (kept %d, undone by the next period %d),"
+      " cuts %d (kept %d, undone %d)"
+      % (probes["raise"][0] + probes["raise"][1], probes["raise"][1],
+         probes["raise"][2], probes["cut"][0] + probes["cut"][1],
+         probes["cut"][1], probes["cut"][2]))
 PY
 	fi
 	lim=$($DMSETUP message band1 0 show | head -1 | tr ' ' '\n' |
