@@ -27,8 +27,9 @@
 # dm_ioband_period tracepoint) and their mean io_limit, IOPS and bios
 # held, the estimator's mean level (its smoothed IOPS) and noise (how
 # far a period strays from it, %), and how many times the capacity
-# went up and down; then a line for the run: the periods measured into
-# the level ("cruise"), the spread of their IOPS (completions over the
+# went up and down; then a line for the run: the periods announced as
+# "cruise" (the level's, a quiet one among them; a confirm, also
+# measured into it, is not), the spread of their IOPS (completions over the
 # whole period: 10th, 50th and 90th percentile, and their coefficient
 # of variation) and the mean noise, and the probes judged, kept (the
 # capacity did not go back after the probe's period) and undone by the
@@ -331,13 +332,14 @@ for line in open(sys.argv[1]):
     # announced: cruise (measured into the level if busy), a probe's
     # period (kept if the capacity did not go back the other way; back
     # and no settle: not judged, the demand fell; the same capacity and
-    # raise again: the cold raise's second look, judged by the next),
+    # phase again: the cold raise's second look, or a wait below in a
+    # cut's period, judged by the next),
     # or the confirm after a probe kept (back the other way: undone)
     if prev_phase == "cruise":
         cruise.append(int(m[4]))
     elif prev_phase in ("raise", "cut"):
         back = cap < cap0 if prev_phase == "raise" else cap > cap0
-        again = cap == cap0 and m[8] == prev_phase == "raise"
+        again = cap == cap0 and m[8] == prev_phase
         if back and m[8] == "settle":
             probes[prev_phase][0] += 1
         elif not back and not again:
@@ -346,7 +348,9 @@ for line in open(sys.argv[1]):
     elif prev_phase == "confirm" and kept:
         if cap < cap0 if kept == "raise" else cap > cap0:
             probes[kept][2] += 1
-        kept = None
+        # a confirm period not judged confirms in the next
+        if m[8] != "confirm":
+            kept = None
     prev_phase = m[8]
     cap0 = cap
     noises.append(noise)
