@@ -225,8 +225,8 @@ grep ' dm_ioband_complete: ' /tmp/trace1 /tmp/trace2 >/tmp/comp
 bad=$(grep -Evc " dm_ioband_complete: [0-9]+,[0-9]+ dg 5 group -1 R[A-Z]* [0-9]+ \+ 8 [1-9][0-9]* ns$" /tmp/comp)
 check "every completion event has a latency > 0 ($bad bad of $(wc -l </tmp/comp))" test "$bad" = 0 -a -s /tmp/comp
 grep ' dm_ioband_period: ' /tmp/trace1 >/tmp/per
-bad=$(grep -Evc " dm_ioband_period: dg 5 io_limit 4 capacity [0-9]+ slack [0-9]+ iops [0-9]+ lat_avg [0-9]+ ns held [0-9]+$" /tmp/per)
-check "every period event of the first run: dg 5, io_limit 4, capacity, slack, iops, lat_avg, held ($bad bad of $(wc -l </tmp/per))" \
+bad=$(grep -Evc " dm_ioband_period: dg 5 io_limit 4 capacity [0-9]+ slack [0-9]+ iops [0-9]+ lat_avg [0-9]+ ns held [0-9]+ level [0-9]+ noise [0-9]+ phase fixed$" /tmp/per)
+check "every period event of the first run: dg 5, io_limit 4, capacity, slack, iops, lat_avg, held, level, noise, phase fixed ($bad bad of $(wc -l </tmp/per))" \
 	test "$bad" = 0 -a -s /tmp/per
 head -1 /tmp/holds; head -1 /tmp/disp; head -1 /tmp/comp; head -1 /tmp/per
 
