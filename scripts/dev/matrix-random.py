@@ -6,9 +6,10 @@ devices the matrix does not name, from the spaces issue 25 lists.
     scripts/dev/matrix-random.py SEED N
 
 The same SEED gives the same rows.  Each class draws:
-  - tags: 1 to 4,096; a service time of 30 us to 200 ms (log-uniform),
+  - tags: 1 to 4,096; a service time of 32 us to 200 ms (log-uniform),
     the tags halved until the device serves 400,000 I/Os a second at
-    most (the simulator's time goes with the completions);
+    most (the simulator's time goes with the completions; so too after
+    a change mid-run);
   - one time in two a spread (uniform, exponential or lognormal; 10, 25,
     50 or 100 % of the service time); one in seven a 1 % tail at 10x;
   - one in five latency rising with the depth like an SSD's (its knee at
@@ -36,7 +37,14 @@ def ns(us):
     """The C expression and the name of a time of @us microseconds."""
     if us >= 1000 and us % 1000 == 0:
         return '%d * SIM_MS' % (us // 1000), '%d ms' % (us // 1000)
+    if us >= 1000:
+        return '%d * SIM_US' % us, '%g ms' % (us / 1000)
     return '%d * SIM_US' % us, '%d us' % us
+
+
+def rate_ok(tags, svc):
+    """Does @tags x @svc us serve 400,000 I/Os a second at most?"""
+    return tags * 1e6 / svc <= 400000
 
 
 def row(rnd, i):
@@ -44,7 +52,7 @@ def row(rnd, i):
     svc = int(round(10 ** rnd.uniform(1.5, 5.3)))
     if svc >= 1000:
         svc -= svc % 1000
-    while tags > 1 and tags * 1e6 / svc > 400000:
+    while tags > 1 and not rate_ok(tags, svc):
         tags //= 2
     f = [('tags', str(tags)), ('svc_ns', ns(svc)[0])]
     name = ['%d x %s' % (tags, ns(svc)[1])]
@@ -90,11 +98,13 @@ def row(rnd, i):
     if rnd.random() < 0.1:
         if rnd.random() < 0.5:
             to = max(30, svc * 5 if rnd.random() < 0.5 else svc // 5)
+            to = max(to, -(-tags * 1000000 // 400000))
             f += [('swap_svc_ns', ns(to)[0]), ('swap_tags', str(tags))]
             name.append('then %s' % ns(to)[1])
         else:
             to = max(1, tags * 4 if rnd.random() < 0.5 else tags // 4)
-            while to > 1 and to * 1e6 / svc > 400000:
+            to = min(to, TAGS[-1])
+            while to > 1 and not rate_ok(to, svc):
                 to //= 2
             f += [('swap_svc_ns', ns(svc)[0]), ('swap_tags', str(to))]
             name.append('then %d tags' % to)
