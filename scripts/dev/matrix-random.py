@@ -29,6 +29,9 @@ The name says what was drawn, prefixed "rN:".
 import random
 import sys
 
+# the most I/Os a second a drawn device serves (the simulator's time goes
+# with the completions)
+RATE_MAX = 400000
 TAGS = [1, 2, 3, 5, 8, 12, 20, 32, 48, 64, 96, 128, 256, 512, 1024, 2048,
         4096]
 
@@ -43,8 +46,8 @@ def ns(us):
 
 
 def rate_ok(tags, svc):
-    """Does @tags x @svc us serve 400,000 I/Os a second at most?"""
-    return tags * 1e6 / svc <= 400000
+    """Does @tags x @svc us serve RATE_MAX I/Os a second at most?"""
+    return tags * 1e6 / svc <= RATE_MAX
 
 
 def row(rnd, i):
@@ -98,7 +101,8 @@ def row(rnd, i):
     if rnd.random() < 0.1:
         if rnd.random() < 0.5:
             to = max(30, svc * 5 if rnd.random() < 0.5 else svc // 5)
-            to = max(to, -(-tags * 1000000 // 400000))
+            # the least service time within RATE_MAX on these tags
+            to = max(to, -(-tags * 1000000 // RATE_MAX))
             f += [('swap_svc_ns', ns(to)[0]), ('swap_tags', str(tags))]
             name.append('then %s' % ns(to)[1])
         else:
